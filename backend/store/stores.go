@@ -1,0 +1,62 @@
+package store
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrNotFound is returned when a requested row does not exist.
+var ErrNotFound = errors.New("not found")
+
+// AgentType says how an agent's context files are routed (seed §3).
+type AgentType string
+
+// Agent types.
+const (
+	AgentOpen       AgentType = "open"
+	AgentPredefined AgentType = "predefined"
+)
+
+// Agent is a configured agent. Later issues add provider, model, profile.
+type Agent struct {
+	Key  string    `json:"key"`
+	Name string    `json:"name"`
+	Type AgentType `json:"type"`
+}
+
+// Settings is a small key/value store for configuration.
+type Settings interface {
+	GetSetting(ctx context.Context, key string) (value string, ok bool, err error)
+	SetSetting(ctx context.Context, key, value string) error
+	DeleteSetting(ctx context.Context, key string) error
+}
+
+// Agents stores agent definitions.
+type Agents interface {
+	GetAgent(ctx context.Context, key string) (Agent, error)
+	ListAgents(ctx context.Context) ([]Agent, error)
+	PutAgent(ctx context.Context, a Agent) error
+	DeleteAgent(ctx context.Context, key string) error
+	// AgentType returns "open" or "predefined"; unknown agents are "open".
+	AgentType(ctx context.Context, agent string) (string, error)
+}
+
+// ContextFiles stores agent-level and per-user context files.
+type ContextFiles interface {
+	GetAgentFile(ctx context.Context, agent, name string) (content string, ok bool, err error)
+	PutAgentFile(ctx context.Context, agent, name, content string) error
+	DeleteAgentFile(ctx context.Context, agent, name string) error
+	GetUserFile(ctx context.Context, agent, user, name string) (content string, ok bool, err error)
+	PutUserFile(ctx context.Context, agent, user, name, content string) error
+	DeleteUserFile(ctx context.Context, agent, user, name string) error
+}
+
+// Store is everything Warren persists.
+type Store interface {
+	Settings
+	Agents
+	ContextFiles
+	Close() error
+}
+
+var _ Store = (*DB)(nil)

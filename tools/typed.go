@@ -1,0 +1,83 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Spec is everything about a tool except its parameters and behaviour.
+type Spec struct {
+	Name        string
+	Group       string
+	Description string
+	// LongDescription is usually an embedded <name>.md file.
+	LongDescription      string
+	Danger               DangerLevel
+	RequiresConfirmation bool
+	Class                Class
+}
+
+// TypedFunc is a tool body that receives decoded, validated parameters.
+type TypedFunc[P any] func(ctx context.Context, p P) (Result, error)
+
+type typedTool[P any] struct {
+	info Info
+	fn   TypedFunc[P]
+}
+
+// New builds a tool whose schema comes from the params struct P. Dangerous
+// and critical tools always require confirmation.
+func New[P any](spec Spec, fn TypedFunc[P]) (Tool, error) {
+	if !validName(spec.Name) {
+		return nil, fmt.Errorf("tool name %q: use lower-case letters, digits and _", spec.Name)
+	}
+	if spec.Group == "" || spec.Description == "" {
+		return nil, fmt.Errorf("tool %s: group and description are required", spec.Name)
+	}
+	if fn == nil {
+		return nil, fmt.Errorf("tool %s: nil function", spec.Name)
+	}
+	schema, err := SchemaFor[P]()
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", spec.Name, err)
+	}
+	return &typedTool[P]{
+		info: Info{
+			Name:                 spec.Name,
+			Group:                spec.Group,
+			Description:          spec.Description,
+			LongDescription:      strings.TrimSpace(spec.LongDescription),
+			Schema:               schema,
+			Danger:               spec.Danger,
+			RequiresConfirmation: spec.RequiresConfirmation || spec.Danger >= DangerDangerous,
+			Class:                spec.Class,
+		},
+		fn: fn,
+	}, nil
+}
+
+func (t *typedTool[P]) Info() Info { return t.info }
+
+func (t *typedTool[P]) Execute(ctx context.Context, args json.RawMessage) (Result, error) {
+	var p P
+	if len(strings.TrimSpace(string(args))) > 0 && strings.TrimSpace(string(args)) != "null" {
+		if err := json.Unmarshal(args, &p); err != nil {
+			return Errorf(CodeValidation, "invalid arguments for %s: %v", t.info.Name, err), nil
+		}
+	}
+	return t.fn(ctx, p)
+}
+
+func validName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '_' && r != '-' {
+			return false
+		}
+	}
+	return true
+}
