@@ -1,0 +1,117 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"time"
+)
+
+// AllowedEnv are the parent variables a host command inherits; everything
+// else (API keys in the user's shell, for a start) stays out.
+var AllowedEnv = []string{"PATH", "HOME", "LANG", "LC_ALL", "TERM", "TMPDIR", "USER", "LOGNAME", "SYSTEMROOT", "COMSPEC", "PATHEXT"}
+
+// DefaultHostTimeout is the seed's host timeout.
+const DefaultHostTimeout = 60 * time.Second
+
+// Host runs commands directly on this machine in their own process group.
+type Host struct {
+	// Inject adds configured variables to every command.
+	Inject map[string]string
+	// LookupEnv reads the parent environment; nil means os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+}
+
+// Name implements Runner.
+func (h *Host) Name() string { return "host" }
+
+// Environ returns the allowlisted environment plus injected and per-request
+// variables, sorted for reproducibility.
+func (h *Host) Environ(extra map[string]string) []string {
+	lookup := h.LookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	vars := map[string]string{}
+	for _, k := range AllowedEnv {
+		if v, ok := lookup(k); ok {
+			vars[k] = v
+		}
+	}
+	for k, v := range h.Inject {
+		vars[k] = v
+	}
+	for k, v := range extra {
+		vars[k] = v
+	}
+	out := make([]string, 0, len(vars))
+	for k, v := range vars {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Run implements Runner.
+func (h *Host) Run(ctx context.Context, req Request) (Result, error) {
+	if len(req.Argv) == 0 || req.Argv[0] == "" {
+		return Result{}, errors.New("host run: empty command")
+	}
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = DefaultHostTimeout
+	}
+	limit := req.MaxOutput
+	if limit <= 0 {
+		limit = DefaultMaxOutput
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, req.Argv[0], req.Argv[1:]...)
+	cmd.Dir = req.Dir
+	cmd.Env = h.Environ(req.Env)
+	stdout, stderr := &capped{limit: limit}, &capped{limit: limit}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	setProcessGroup(cmd)
+	start := time.Now()
+	err := cmd.Run()
+	res := Result{
+		Stdout: stdout.buf.String(), Stderr: stderr.buf.String(),
+		Truncated: stdout.over || stderr.over, Duration: time.Since(start), Where: "host",
+		TimedOut: errors.Is(ctx.Err(), context.DeadlineExceeded),
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exitErr):
+		res.ExitCode = exitErr.ExitCode()
+	case res.TimedOut:
+		res.ExitCode = -1
+	default:
+		return res, fmt.Errorf("run %s: %w", req.Argv[0], err)
+	}
+	return res, nil
+}
+
+// capped keeps the first limit bytes and drops the rest.
+type capped struct {
+	buf   bytes.Buffer
+	limit int
+	over  bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	room := c.limit - c.buf.Len()
+	if room < len(p) {
+		c.over = true
+		if room > 0 {
+			c.buf.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return c.buf.Write(p)
+}
