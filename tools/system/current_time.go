@@ -18,7 +18,7 @@ type CurrentTimeParams struct{}
 func newCurrentTime(d Deps) (tools.Tool, error) {
 	return tools.New(tools.Spec{
 		Name: "current_time", Group: "automation", LongDescription: currentTimeDoc,
-		Description: "Current local date and time in several formats",
+		Description: "Current local date and time in several formats.",
 	}, func(_ context.Context, _ CurrentTimeParams) (tools.Result, error) {
 		now := d.Now()
 		return tools.Text(fmt.Sprintf("rfc3339: %s\nhuman: %s\ndate: %s\nunix: %d",

@@ -21,7 +21,7 @@ type DatetimeParams struct {
 func newDatetime(d Deps) (tools.Tool, error) {
 	return tools.New(tools.Spec{
 		Name: "datetime", Group: "automation", LongDescription: datetimeDoc,
-		Description: "Current date and time in any time zone",
+		Description: "Current date and time in any time zone.",
 	}, func(_ context.Context, p DatetimeParams) (tools.Result, error) {
 		loc := time.Local
 		if tz := strings.TrimSpace(p.Timezone); tz != "" {

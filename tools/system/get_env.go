@@ -38,7 +38,7 @@ func newGetEnv(d Deps) (tools.Tool, error) {
 	}
 	return tools.New(tools.Spec{
 		Name: "get_env", Group: "system", LongDescription: getEnvDoc,
-		Description: "Read an environment variable (secret-looking names are refused)",
+		Description: "Read an environment variable (secret-looking names are refused).",
 	}, func(_ context.Context, p GetEnvParams) (tools.Result, error) {
 		name := strings.TrimSpace(p.Name)
 		if name == "" || strings.ContainsAny(name, "=\x00") {

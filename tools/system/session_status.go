@@ -30,7 +30,7 @@ type sessionStatus struct {
 func newSessionStatus(d Deps) (tools.Tool, error) {
 	return tools.New(tools.Spec{
 		Name: "session_status", Group: "sessions", LongDescription: sessionStatusDoc,
-		Description: "Status of the current session (agent, user, channel, workspace)",
+		Description: "Status of the current session (agent, user, channel, workspace).",
 	}, func(ctx context.Context, _ SessionStatusParams) (tools.Result, error) {
 		cc := tools.CallContextFrom(ctx)
 		now := d.Now()

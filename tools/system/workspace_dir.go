@@ -19,7 +19,7 @@ type WorkspaceDirParams struct{}
 func newWorkspaceDir(d Deps) (tools.Tool, error) {
 	return tools.New(tools.Spec{
 		Name: "workspace_dir", Group: "system", LongDescription: workspaceDirDoc,
-		Description: "Absolute path of the current workspace directory",
+		Description: "Absolute path of the current workspace directory.",
 	}, func(ctx context.Context, _ WorkspaceDirParams) (tools.Result, error) {
 		ws := workspace(tools.WorkspaceFrom(ctx), d.Workspace)
 		if ws == "" {

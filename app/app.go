@@ -1,0 +1,101 @@
+// Package app is the surface the desktop UI calls through Wails bindings:
+// thin methods over the core and the events the UI receives.
+package app
+
+import (
+	"context"
+	"sync"
+
+	"github.com/warren-dev/warren/backend/events"
+	"github.com/warren-dev/warren/backend/warren"
+	"github.com/warren-dev/warren/policy"
+)
+
+// EventTool is the Wails event name carrying tool lifecycle events.
+const EventTool = "tool:event"
+
+// Emitter sends an event to the UI. It is swappable because Wails runtime
+// calls made outside a running window kill the process (PLATFORM_NOTES).
+type Emitter func(ctx context.Context, name string, data ...any)
+
+// App is bound to the window; every exported method is callable from the UI.
+type App struct {
+	core *warren.Warren
+	emit Emitter
+
+	mu     sync.Mutex
+	ctx    context.Context
+	cancel func()
+}
+
+// New returns the bound surface over core; emit forwards events to the UI.
+func New(core *warren.Warren, emit Emitter) *App {
+	return &App{core: core, emit: emit, ctx: context.Background()}
+}
+
+// Startup is called by Wails when the window is ready; it starts forwarding
+// core events to the UI until Shutdown.
+func (a *App) Startup(ctx context.Context) {
+	ch, unsubscribe := a.core.Bus().Subscribe(256)
+	fwdCtx, cancel := context.WithCancel(ctx)
+	a.mu.Lock()
+	a.ctx, a.cancel = ctx, func() { cancel(); unsubscribe() }
+	a.mu.Unlock()
+	go a.forward(fwdCtx, ch)
+}
+
+func (a *App) forward(ctx context.Context, ch <-chan events.Event) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-ch:
+			if !ok {
+				return
+			}
+			if a.emit != nil {
+				a.emit(ctx, EventTool, ev)
+			}
+		}
+	}
+}
+
+// Shutdown stops event forwarding.
+func (a *App) Shutdown(context.Context) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.cancel != nil {
+		a.cancel()
+		a.cancel = nil
+	}
+}
+
+func (a *App) context() context.Context {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ctx
+}
+
+// Tools returns the inventory under profile ("" = active) for agent.
+func (a *App) Tools(profile, agent string) ([]warren.ToolInfo, error) {
+	return a.core.Inventory(a.context(), warren.InventoryRequest{Profile: profile, Agent: agent})
+}
+
+// Profiles lists the policy profiles.
+func (a *App) Profiles() []string { return a.core.Profiles() }
+
+// ActiveProfile returns the active global profile.
+func (a *App) ActiveProfile() (string, error) { return a.core.ActiveProfile(), nil }
+
+// SetActiveProfile persists a new global profile.
+func (a *App) SetActiveProfile(profile string) error {
+	return a.core.SetActiveProfile(a.context(), profile)
+}
+
+// Explain traces one tool through the policy pipeline.
+func (a *App) Explain(tool, profile, agent string) (policy.Explanation, error) {
+	return a.core.ExplainTool(a.context(), tool, profile, agent)
+}
+
+// Version returns Warren's version.
+func (a *App) Version() string { return warren.Version }

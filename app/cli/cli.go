@@ -1,0 +1,154 @@
+// Package cli is Warren's command line: the same core as the window, usable
+// with no display. Exit codes: 0 success, 1 failure or error result, 2 usage.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/warren-dev/warren/backend/warren"
+	"github.com/warren-dev/warren/policy"
+)
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitError = 1
+	ExitUsage = 2
+)
+
+// Env is what a command runs with.
+type Env struct {
+	Stdout, Stderr io.Writer
+	// DataDir is the resolved data directory.
+	DataDir string
+}
+
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// errResult marks a tool call that completed with an error result (already printed).
+var errResult = errors.New("tool returned an error result")
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, env Env, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"tools", "list the tool inventory: tools [--json] [--profile P] [--agent A]", runTools},
+		{"tool", "call one tool: tool call NAME 'ARGS_JSON' [--workspace DIR] [--agent A] [--json]", runTool},
+		{"policy", "policy explain TOOL [--profile P] [--agent A] [--json] | policy profile [NAME]", runPolicy},
+		{"version", "print the version", runVersion},
+	}
+}
+
+// IsCommand reports whether name is a CLI command (used by main to choose
+// between the window and the CLI).
+func IsCommand(name string) bool {
+	if name == "help" || name == "-h" || name == "--help" {
+		return true
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Run executes a CLI command and returns the process exit code.
+func Run(ctx context.Context, env Env, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		printUsage(env.Stdout)
+		return ExitOK
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(ctx, env, args[1:])
+		if isUsage(err) {
+			err = usageError{err.Error()}
+		}
+		var ue usageError
+		switch {
+		case err == nil:
+			return ExitOK
+		case errors.As(err, &ue):
+			fmt.Fprintf(env.Stderr, "warren %s: %s\n", c.name, ue.msg)
+			fmt.Fprintf(env.Stderr, "usage: warren %s\n", c.summary)
+			return ExitUsage
+		case errors.Is(err, errResult):
+			return ExitError
+		default:
+			fmt.Fprintf(env.Stderr, "warren %s: %v\n", c.name, err)
+			return ExitError
+		}
+	}
+	fmt.Fprintf(env.Stderr, "warren: unknown command %q\n\n", args[0])
+	printUsage(env.Stderr)
+	return ExitUsage
+}
+
+// isUsage reports errors caused by what the user typed (bad profile, agent or
+// tool name) so they exit with the usage code.
+func isUsage(err error) bool {
+	for _, kind := range []error{policy.ErrUnknownProfile, policy.ErrUnknownTool, warren.ErrUnknownAgent} {
+		if errors.Is(err, kind) {
+			return true
+		}
+	}
+	return false
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "Warren — a local home for AI agents.")
+	fmt.Fprintln(w, "\nUsage: warren [--data-dir DIR] [COMMAND]")
+	fmt.Fprintln(w, "With no command, warren opens the desktop window.")
+	fmt.Fprintln(w, "\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nThe data directory is --data-dir, else $%s, else the OS config directory.\n", warren.EnvHome)
+}
+
+// parse parses flags anywhere among positional arguments ("--" ends flags).
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usagef("%v", err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func open(ctx context.Context, env Env, workspace string) (*warren.Warren, error) {
+	return warren.Open(ctx, warren.Options{DataDir: env.DataDir, Workspace: workspace})
+}
+
+func runVersion(_ context.Context, env Env, args []string) error {
+	if len(args) > 0 {
+		return usagef("version takes no arguments")
+	}
+	fmt.Fprintf(env.Stdout, "warren %s\n", warren.Version)
+	return nil
+}

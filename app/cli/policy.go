@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strings"
+)
+
+func runPolicy(ctx context.Context, env Env, args []string) error {
+	if len(args) == 0 {
+		return usagef("expected a subcommand: explain or profile")
+	}
+	switch args[0] {
+	case "explain":
+		return runExplain(ctx, env, args[1:])
+	case "profile":
+		return runProfile(ctx, env, args[1:])
+	}
+	return usagef("unknown subcommand %q (want explain or profile)", args[0])
+}
+
+func runExplain(ctx context.Context, env Env, args []string) error {
+	fs := flag.NewFlagSet("policy explain", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	profile := fs.String("profile", "", "policy profile (default: the active one)")
+	agent := fs.String("agent", "", "apply this agent's policy")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want exactly one TOOL name")
+	}
+	w, err := open(ctx, env, "")
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	x, err := w.ExplainTool(ctx, pos[0], *profile, *agent)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(x)
+	}
+	fmt.Fprintln(env.Stdout, strings.TrimRight(x.String(), "\n"))
+	return nil
+}
+
+func runProfile(ctx context.Context, env Env, args []string) error {
+	if len(args) > 1 {
+		return usagef("want at most one profile NAME")
+	}
+	w, err := open(ctx, env, "")
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	if len(args) == 1 {
+		if err := w.SetActiveProfile(ctx, args[0]); err != nil {
+			return usagef("%v", err)
+		}
+		fmt.Fprintf(env.Stdout, "active profile: %s\n", args[0])
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "active profile: %s (available: %v)\n", w.ActiveProfile(), w.Profiles())
+	return nil
+}

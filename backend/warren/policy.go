@@ -1,0 +1,218 @@
+package warren
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/warren-dev/warren/backend/store"
+	"github.com/warren-dev/warren/policy"
+	"github.com/warren-dev/warren/tools"
+)
+
+// ErrUnknownAgent marks a request naming an agent that does not exist.
+var ErrUnknownAgent = errors.New("unknown agent")
+
+// settingPolicy is the settings key holding the policy.Config JSON.
+const settingPolicy = "policy"
+
+// DefaultProfile is the profile of a fresh install: enough to work on files,
+// nothing that reaches outside the workspace without a later opt-in.
+const DefaultProfile = "coding"
+
+// policyState caches the compiled engine and per-request decisions; any
+// config or tool-set change bumps the generation and drops the cache.
+type policyState struct {
+	mu        sync.Mutex
+	cfg       policy.Config
+	engine    *policy.Engine
+	decisions map[decisionKey]policy.Decision
+	toolCount int
+}
+
+type decisionKey struct{ profile, agent string }
+
+func loadPolicy(ctx context.Context, s store.Settings) (*policyState, error) {
+	cfg := policy.Config{Profile: DefaultProfile}
+	raw, ok, err := s.GetSetting(ctx, settingPolicy)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		cfg = policy.Config{}
+		if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
+			return nil, fmt.Errorf("stored policy is not valid JSON (fix or delete setting %q): %w", settingPolicy, err)
+		}
+	}
+	eng, err := policy.NewEngine(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("stored policy is invalid: %w", err)
+	}
+	return &policyState{cfg: cfg, engine: eng, decisions: map[decisionKey]policy.Decision{}}, nil
+}
+
+func toolRefs(ts []tools.Tool) []policy.ToolRef {
+	refs := make([]policy.ToolRef, len(ts))
+	for i, t := range ts {
+		info := t.Info()
+		refs[i] = policy.ToolRef{Name: info.Name, Group: info.Group}
+	}
+	return refs
+}
+
+// decision returns the cached allow set for a profile and agent.
+func (w *Warren) decision(profile, agent string) (policy.Decision, error) {
+	ts := w.registry.List()
+	ps := w.policy
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if len(ts) != ps.toolCount {
+		ps.decisions = map[decisionKey]policy.Decision{}
+		ps.toolCount = len(ts)
+	}
+	key := decisionKey{profile, agent}
+	if d, ok := ps.decisions[key]; ok {
+		return d, nil
+	}
+	d, err := ps.engine.Filter(toolRefs(ts), policy.Request{Profile: profile, Agent: agent})
+	if err != nil {
+		return policy.Decision{}, err
+	}
+	ps.decisions[key] = d
+	return d, nil
+}
+
+// gate is the registry's policy check for every call.
+func (w *Warren) gate(ctx context.Context, info tools.Info) (bool, string) {
+	agent := tools.AgentFrom(ctx)
+	d, err := w.decision("", agent)
+	if err != nil {
+		return false, err.Error()
+	}
+	if d.Allowed(info.Name) {
+		return true, ""
+	}
+	return false, w.denialReason(info.Name, "", agent)
+}
+
+// denialReason names the step that removed a tool, for messages and the UI.
+func (w *Warren) denialReason(tool, profile, agent string) string {
+	x, err := w.Explain(tool, profile, agent)
+	if err != nil {
+		return err.Error()
+	}
+	reason := "removed by policy"
+	for _, st := range x.Steps {
+		if st.Outcome == policy.OutcomeRemoved {
+			reason = st.Detail
+		}
+	}
+	return reason
+}
+
+// Profiles lists the profile names.
+func (w *Warren) Profiles() []string {
+	ps := policy.Profiles()
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return out
+}
+
+// PolicyConfig returns a copy of the stored policy.
+func (w *Warren) PolicyConfig() policy.Config {
+	w.policy.mu.Lock()
+	defer w.policy.mu.Unlock()
+	return w.policy.cfg
+}
+
+// ActiveProfile returns the global profile name.
+func (w *Warren) ActiveProfile() string {
+	p := w.PolicyConfig().Profile
+	if p == "" {
+		return "full"
+	}
+	return p
+}
+
+// SetPolicy validates, stores and activates a policy config.
+func (w *Warren) SetPolicy(ctx context.Context, cfg policy.Config) error {
+	eng, err := policy.NewEngine(cfg)
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(cfg)
+	if err != nil {
+		return fmt.Errorf("encode policy: %w", err)
+	}
+	if err := w.db.SetSetting(ctx, settingPolicy, string(raw)); err != nil {
+		return err
+	}
+	w.policy.mu.Lock()
+	w.policy.cfg, w.policy.engine = cfg, eng
+	w.policy.decisions = map[decisionKey]policy.Decision{}
+	w.policy.mu.Unlock()
+	return nil
+}
+
+// SetActiveProfile changes and persists the global profile.
+func (w *Warren) SetActiveProfile(ctx context.Context, profile string) error {
+	if _, err := policy.ParseProfile(profile); err != nil {
+		return err
+	}
+	cfg := w.PolicyConfig()
+	cfg.Profile = profile
+	return w.SetPolicy(ctx, cfg)
+}
+
+// checkProfileAgent validates the optional profile and agent of a request.
+func (w *Warren) checkProfileAgent(ctx context.Context, profile, agent string) error {
+	if profile != "" {
+		if _, err := policy.ParseProfile(profile); err != nil {
+			return err
+		}
+	}
+	if agent == "" {
+		return nil
+	}
+	if _, err := w.db.GetAgent(ctx, agent); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			agents, _ := w.db.ListAgents(ctx)
+			keys := make([]string, len(agents))
+			for i, a := range agents {
+				keys[i] = a.Key
+			}
+			return fmt.Errorf("%w %q (known: %s)", ErrUnknownAgent, agent, strings.Join(keys, ", "))
+		}
+		return err
+	}
+	return nil
+}
+
+// Explain reports which pipeline step kept or removed a tool.
+func (w *Warren) Explain(tool, profile, agent string) (policy.Explanation, error) {
+	w.policy.mu.Lock()
+	eng := w.policy.engine
+	w.policy.mu.Unlock()
+	return eng.Explain(tool, toolRefs(w.registry.List()), policy.Request{Profile: profile, Agent: agent})
+}
+
+// ExplainTool is Explain with the profile and agent validated first.
+func (w *Warren) ExplainTool(ctx context.Context, tool, profile, agent string) (policy.Explanation, error) {
+	if err := w.checkProfileAgent(ctx, profile, agent); err != nil {
+		return policy.Explanation{}, err
+	}
+	if _, ok := w.registry.Get(tool); !ok {
+		return policy.Explanation{}, fmt.Errorf("%w %q (see `warren tools`)", policy.ErrUnknownTool, tool)
+	}
+	return w.Explain(tool, profile, agent)
+}
+
+// CheckAgent returns an error naming the known agents when agent is unknown.
+func (w *Warren) CheckAgent(ctx context.Context, agent string) error {
+	return w.checkProfileAgent(ctx, "", agent)
+}

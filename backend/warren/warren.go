@@ -1,0 +1,163 @@
+// Package warren wires Warren's core together: the store, the tool registry
+// with its cross-cutting concerns, and the policy engine. The desktop app and
+// the CLI are thin layers over it.
+package warren
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/warren-dev/warren/backend/events"
+	"github.com/warren-dev/warren/backend/store"
+	"github.com/warren-dev/warren/tools"
+	"github.com/warren-dev/warren/tools/builtin"
+	"github.com/warren-dev/warren/tools/ratelimit"
+	"github.com/warren-dev/warren/tools/scrub"
+)
+
+// Options configures Open.
+type Options struct {
+	// DataDir holds the database and default directories; required.
+	DataDir string
+	// Workspace is the default workspace; empty means DataDir/workspace.
+	Workspace string
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+	// RateLimit overrides the per-session tool rate limit.
+	RateLimit *ratelimit.Config
+}
+
+// Warren is the running core.
+type Warren struct {
+	db        *store.DB
+	bus       *events.Bus
+	scrubber  *scrub.Scrubber
+	registry  *tools.Registry
+	policy    *policyState
+	workspace string
+	dataDir   string
+	log       *slog.Logger
+}
+
+// Open opens the data directory and builds the tool registry.
+func Open(ctx context.Context, opts Options) (*Warren, error) {
+	if opts.DataDir == "" {
+		return nil, errors.New("warren: no data directory")
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	ws := opts.Workspace
+	if ws == "" {
+		ws = filepath.Join(opts.DataDir, "workspace")
+	}
+	ws, err := filepath.Abs(ws)
+	if err != nil {
+		return nil, fmt.Errorf("workspace %q: %w", opts.Workspace, err)
+	}
+	for _, dir := range []string{ws, filepath.Join(opts.DataDir, "cache"), filepath.Join(opts.DataDir, "state")} {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("create %s: %w", dir, err)
+		}
+	}
+	db, err := store.Open(ctx, opts.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	w := &Warren{
+		db: db, bus: events.New(), scrubber: scrub.New(),
+		workspace: ws, dataDir: opts.DataDir, log: opts.Logger,
+	}
+	if err := w.init(ctx, opts); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+func (w *Warren) init(ctx context.Context, opts Options) error {
+	rl := ratelimit.DefaultConfig()
+	if opts.RateLimit != nil {
+		rl = *opts.RateLimit
+	}
+	ps, err := loadPolicy(ctx, w.db)
+	if err != nil {
+		return err
+	}
+	w.policy = ps
+	w.registry = tools.NewRegistry(tools.Options{
+		Scrubber: w.scrubber,
+		Limiter:  ratelimit.New(rl),
+		Bus:      w.bus,
+		Logger:   w.log,
+		Gate:     w.gate,
+	})
+	return builtin.Register(w.registry, builtin.Deps{
+		Workspace:    w.workspace,
+		CacheDir:     filepath.Join(w.dataDir, "cache"),
+		StateDir:     filepath.Join(w.dataDir, "state"),
+		ContextFiles: w.db,
+		Started:      time.Now(),
+	})
+}
+
+// Close releases the database.
+func (w *Warren) Close() error { return w.db.Close() }
+
+// Bus returns the event bus the UI subscribes to.
+func (w *Warren) Bus() *events.Bus { return w.bus }
+
+// Registry returns the base tool registry.
+func (w *Warren) Registry() *tools.Registry { return w.registry }
+
+// Store returns the database.
+func (w *Warren) Store() *store.DB { return w.db }
+
+// Workspace returns the default workspace directory.
+func (w *Warren) Workspace() string { return w.workspace }
+
+// DataDirPath returns the data directory.
+func (w *Warren) DataDirPath() string { return w.dataDir }
+
+// CallRequest is one tool call from a UI or the CLI.
+type CallRequest struct {
+	Name      string
+	Args      []byte
+	Workspace string
+	Agent     string
+	User      string
+	Session   string
+	Channel   string
+}
+
+// CallTool runs one call through the full registry pipeline.
+func (w *Warren) CallTool(ctx context.Context, req CallRequest) (tools.Result, error) {
+	if req.Agent == "" {
+		req.Agent = "default"
+	}
+	if req.User == "" {
+		req.User = "local"
+	}
+	if req.Session == "" {
+		req.Session = "local:" + req.Agent
+	}
+	if req.Workspace != "" {
+		abs, err := filepath.Abs(req.Workspace)
+		if err != nil {
+			return tools.Result{}, fmt.Errorf("workspace %q: %w", req.Workspace, err)
+		}
+		req.Workspace = abs
+	}
+	return w.registry.ExecuteWithContext(ctx, tools.Call{
+		Name: req.Name, Args: req.Args,
+		Context: tools.CallContext{
+			Channel: req.Channel, SandboxKey: req.Session, Workspace: req.Workspace,
+			Agent: req.Agent, User: req.User, PeerKind: "direct",
+		},
+	})
+}

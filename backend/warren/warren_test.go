@@ -1,0 +1,102 @@
+package warren_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/warren-dev/warren/backend/store"
+	"github.com/warren-dev/warren/backend/warren"
+	"github.com/warren-dev/warren/policy"
+	"github.com/warren-dev/warren/tools"
+)
+
+func open(t *testing.T, dir string) *warren.Warren {
+	t.Helper()
+	w, err := warren.Open(context.Background(), warren.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.Close() })
+	return w
+}
+
+func TestProfilePersistsAcrossRestart(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	w := open(t, dir)
+	if got := w.ActiveProfile(); got != warren.DefaultProfile {
+		t.Fatalf("fresh profile %q", got)
+	}
+	if err := w.SetActiveProfile(ctx, "nonsense"); !errors.Is(err, policy.ErrUnknownProfile) {
+		t.Fatalf("bad profile: %v", err)
+	}
+	if err := w.SetActiveProfile(ctx, "minimal"); err != nil {
+		t.Fatal(err)
+	}
+	_ = w.Close()
+	w2 := open(t, dir)
+	if got := w2.ActiveProfile(); got != "minimal" {
+		t.Fatalf("after restart profile %q", got)
+	}
+	if w2.Workspace() != filepath.Join(dir, "workspace") {
+		t.Fatalf("default workspace %s", w2.Workspace())
+	}
+}
+
+func TestCorruptStoredPolicyIsAClearError(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = db.SetSetting(ctx, "policy", `{"profile":"coding",`)
+	_ = db.Close()
+	if _, err := warren.Open(ctx, warren.Options{DataDir: dir}); err == nil || !strings.Contains(err.Error(), `setting "policy"`) {
+		t.Fatalf("corrupt policy: %v", err)
+	}
+	db, _ = store.Open(ctx, dir)
+	_ = db.SetSetting(ctx, "policy", `{"profile":"turbo"}`)
+	_ = db.Close()
+	if _, err := warren.Open(ctx, warren.Options{DataDir: dir}); err == nil || !strings.Contains(err.Error(), "turbo") {
+		t.Fatalf("invalid policy: %v", err)
+	}
+}
+
+func TestInventoryAndGate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := open(t, t.TempDir())
+	cfg := w.PolicyConfig()
+	cfg.Agents = map[string]policy.AgentPolicy{"default": {Deny: []string{"delete_file"}}}
+	if err := w.SetPolicy(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	inv, err := w.Inventory(ctx, warren.InventoryRequest{Agent: "default"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range inv {
+		if row.Name == "delete_file" && (row.Allowed || !strings.Contains(row.Reason, "delete_file")) {
+			t.Fatalf("agent deny not shown: %+v", row)
+		}
+		if row.Name == "read_file" && !row.Allowed {
+			t.Fatalf("read_file blocked under coding: %+v", row)
+		}
+	}
+	res, err := w.CallTool(ctx, warren.CallRequest{Name: "delete_file", Args: []byte(`{"path":"x"}`)})
+	if err != nil || res.Code() != tools.CodePolicyDenied {
+		t.Fatalf("gate: %v %+v", err, res)
+	}
+	if _, err := w.Inventory(ctx, warren.InventoryRequest{Agent: "ghost"}); !errors.Is(err, warren.ErrUnknownAgent) {
+		t.Fatalf("unknown agent: %v", err)
+	}
+	if err := w.SetPolicy(ctx, policy.Config{Deny: []string{"group:"}}); err == nil {
+		t.Fatal("malformed policy accepted")
+	}
+}

@@ -1,0 +1,106 @@
+// Command warren is Warren's desktop app and CLI in one binary: with no
+// command it opens the window, otherwise it runs the CLI.
+package main
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/warren-dev/warren/app"
+	"github.com/warren-dev/warren/app/cli"
+	"github.com/warren-dev/warren/backend/warren"
+)
+
+//go:embed all:frontend/dist
+var assets embed.FS
+
+func main() { os.Exit(run(os.Args[1:])) }
+
+func run(args []string) int {
+	// Wails dev builds take their own flags (-devserver, -assetdir…), so only
+	// leading --data-dir flags are Warren's global flags.
+	dataDirFlag, rest, err := takeDataDir(args)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "warren: %v\n", err)
+		return cli.ExitUsage
+	}
+	dataDir, err := warren.DataDir(dataDirFlag)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "warren: %v\n", err)
+		return cli.ExitError
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// Anything that is not a flag (or is --help) is a CLI command; unknown
+	// words get the CLI's usage error rather than a window.
+	if len(rest) > 0 && (cli.IsCommand(rest[0]) || !strings.HasPrefix(rest[0], "-")) {
+		return cli.Run(ctx, cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, DataDir: dataDir}, rest)
+	}
+	return runWindow(ctx, dataDir)
+}
+
+func runWindow(ctx context.Context, dataDir string) int {
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" && isLinux() {
+		fmt.Fprintln(os.Stderr, "warren: no display found ($DISPLAY and $WAYLAND_DISPLAY are empty).")
+		fmt.Fprintln(os.Stderr, "  Run the window under a virtual display:  xvfb-run -a warren")
+		fmt.Fprintln(os.Stderr, "  The CLI works without a display:         warren tools, warren tool call …, warren --help")
+		return cli.ExitError
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	core, err := warren.Open(ctx, warren.Options{DataDir: dataDir, Logger: logger})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "warren: %v\n", err)
+		return cli.ExitError
+	}
+	defer core.Close()
+	bound := app.New(core, wruntime.EventsEmit)
+	err = wails.Run(&options.App{
+		Title:            "Warren",
+		Width:            1180,
+		Height:           800,
+		MinWidth:         720,
+		MinHeight:        480,
+		AssetServer:      &assetserver.Options{Assets: assets},
+		BackgroundColour: &options.RGBA{R: 24, G: 24, B: 27, A: 1},
+		OnStartup:        bound.Startup,
+		OnShutdown:       bound.Shutdown,
+		Bind:             []any{bound},
+	})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(os.Stderr, "warren: window: %v\n", err)
+		return cli.ExitError
+	}
+	return cli.ExitOK
+}
+
+// takeDataDir consumes leading "--data-dir DIR" / "--data-dir=DIR" flags.
+func takeDataDir(args []string) (string, []string, error) {
+	dir := ""
+	for len(args) > 0 {
+		a := args[0]
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "data-dir" {
+			break
+		}
+		if !hasVal {
+			if len(args) < 2 || args[1] == "" {
+				return "", nil, fmt.Errorf("--data-dir needs a directory")
+			}
+			val, args = args[1], args[1:]
+		}
+		dir, args = val, args[1:]
+	}
+	return dir, args, nil
+}

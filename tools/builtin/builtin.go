@@ -1,0 +1,56 @@
+// Package builtin builds every built-in tool Warren ships, in one place, so
+// start-up either gets a complete tool set or a clear error.
+package builtin
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/warren-dev/warren/tools"
+	"github.com/warren-dev/warren/tools/fs"
+	"github.com/warren-dev/warren/tools/system"
+)
+
+// Deps is what the built-in tools need from the rest of Warren.
+type Deps struct {
+	// Workspace is the default workspace when a call carries none.
+	Workspace string
+	// CacheDir and StateDir back the file_cache_dir/ and file_state_dir/ aliases.
+	CacheDir, StateDir string
+	// ContextFiles stores SOUL.md, USER.md and the other routed context files.
+	ContextFiles fs.ContextFileStore
+	// Started is when Warren started.
+	Started time.Time
+}
+
+// Tools builds the static built-in tools.
+func Tools(d Deps) ([]tools.Tool, error) {
+	fsTools, err := fs.Tools(fs.Deps{
+		Workspace:    d.Workspace,
+		CacheDir:     d.CacheDir,
+		StateDir:     d.StateDir,
+		ContextFiles: d.ContextFiles,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("filesystem tools: %w", err)
+	}
+	sysTools, err := system.Tools(system.Deps{Workspace: d.Workspace, Started: d.Started})
+	if err != nil {
+		return nil, fmt.Errorf("system tools: %w", err)
+	}
+	return append(fsTools, sysTools...), nil
+}
+
+// Register builds the built-in tools into r.
+func Register(r *tools.Registry, d Deps) error {
+	ts, err := Tools(d)
+	if err != nil {
+		return err
+	}
+	for _, t := range ts {
+		if err := r.Register(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
