@@ -271,3 +271,23 @@ func truncate(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// WithTools returns a clone with engine-scoped or runtime-injected tools
+// added for one run or task (mistermorph's phases A.5 and B); the base
+// registry never sees them, so concurrent tasks cannot leak tools into each
+// other. Static tools belong in the base registry and are refused here.
+func (r *Registry) WithTools(ts ...Tool) (*Registry, error) {
+	c := r.Clone()
+	for _, t := range ts {
+		if t == nil {
+			return nil, fmt.Errorf("inject: nil tool")
+		}
+		if info := t.Info(); info.Class == ClassStatic {
+			return nil, fmt.Errorf("inject %s: static tools are registered at start-up, not per task", info.Name)
+		}
+		if err := c.Register(t); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}

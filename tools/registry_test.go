@@ -242,3 +242,34 @@ func TestSchemaJSON(t *testing.T) {
 		t.Fatalf("items missing: %s", s.JSON())
 	}
 }
+
+func TestWithToolsInjectsPerTask(t *testing.T) {
+	t.Parallel()
+	base := newRegistry(t, tools.Options{})
+	plan := mustTool(t, tools.Spec{Name: "plan_create", Class: tools.ClassRuntime}, func(context.Context, echoParams) (tools.Result, error) {
+		return tools.Text("plan"), nil
+	})
+	task, err := base.WithTools(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := task.Get("plan_create"); !ok {
+		t.Fatal("runtime tool missing from task registry")
+	}
+	if _, ok := base.Get("plan_create"); ok {
+		t.Fatal("runtime tool leaked into the base registry")
+	}
+	if res, _ := call(t, task, "plan_create", `{"text":"x"}`, tools.CallContext{}); res.ForLLM != "plan" {
+		t.Fatalf("%+v", res)
+	}
+	static := mustTool(t, tools.Spec{Name: "other"}, func(context.Context, echoParams) (tools.Result, error) { return tools.Text(""), nil })
+	if _, err := base.WithTools(static); err == nil {
+		t.Fatal("static tool injected per task")
+	}
+	if _, err := task.WithTools(plan); err == nil {
+		t.Fatal("duplicate injection accepted")
+	}
+	if tools.ClassRuntime.String() != "runtime" || tools.ClassEngineScoped.String() != "engine" || tools.DangerCritical.String() != "critical" {
+		t.Fatal("enum names")
+	}
+}
