@@ -30,6 +30,9 @@ func Tools(d Deps) ([]tools.Tool, error) {
 		CacheDir:     d.CacheDir,
 		StateDir:     d.StateDir,
 		ContextFiles: d.ContextFiles,
+		// The memory store arrives with the memory issue; until then the
+		// hook passes every path through to the disk.
+		Interceptors: []fs.Interceptor{fs.NewMemoryInterceptor(nil)},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("filesystem tools: %w", err)
