@@ -161,3 +161,7 @@ func (w *Warren) CallTool(ctx context.Context, req CallRequest) (tools.Result, e
 		},
 	})
 }
+
+// AddScrubValues registers run-time secrets (server addresses, injected
+// credentials) that every tool result is scrubbed of from now on.
+func (w *Warren) AddScrubValues(values ...string) { w.scrubber.AddValues(values...) }
