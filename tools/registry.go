@@ -44,6 +44,7 @@ type Registry struct {
 	tools map[string]Tool
 	opts  Options
 	seq   *atomic.Uint64
+	gen   atomic.Uint64
 }
 
 // NewRegistry returns an empty registry.
@@ -69,6 +70,7 @@ func (r *Registry) Register(t Tool) error {
 		return fmt.Errorf("register: tool %q already registered", name)
 	}
 	r.tools[name] = t
+	r.gen.Add(1)
 	return nil
 }
 
@@ -76,6 +78,7 @@ func (r *Registry) Register(t Tool) error {
 func (r *Registry) Replace(t Tool) {
 	r.mu.Lock()
 	r.tools[t.Info().Name] = t
+	r.gen.Add(1)
 	r.mu.Unlock()
 }
 
@@ -85,6 +88,7 @@ func (r *Registry) Unregister(name string) bool {
 	defer r.mu.Unlock()
 	_, ok := r.tools[name]
 	delete(r.tools, name)
+	r.gen.Add(1)
 	return ok
 }
 
@@ -291,3 +295,7 @@ func (r *Registry) WithTools(ts ...Tool) (*Registry, error) {
 	}
 	return c, nil
 }
+
+// Generation changes whenever the tool set changes, so callers can cache
+// anything derived from it (such as policy decisions).
+func (r *Registry) Generation() uint64 { return r.gen.Load() }

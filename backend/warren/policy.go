@@ -30,7 +30,7 @@ type policyState struct {
 	cfg       policy.Config
 	engine    *policy.Engine
 	decisions map[decisionKey]policy.Decision
-	toolCount int
+	toolGen   uint64
 }
 
 type decisionKey struct{ profile, agent string }
@@ -65,19 +65,18 @@ func toolRefs(ts []tools.Tool) []policy.ToolRef {
 
 // decision returns the cached allow set for a profile and agent.
 func (w *Warren) decision(profile, agent string) (policy.Decision, error) {
-	ts := w.registry.List()
 	ps := w.policy
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
-	if len(ts) != ps.toolCount {
+	if g := w.registry.Generation(); g != ps.toolGen {
 		ps.decisions = map[decisionKey]policy.Decision{}
-		ps.toolCount = len(ts)
+		ps.toolGen = g
 	}
 	key := decisionKey{profile, agent}
 	if d, ok := ps.decisions[key]; ok {
 		return d, nil
 	}
-	d, err := ps.engine.Filter(toolRefs(ts), policy.Request{Profile: profile, Agent: agent})
+	d, err := ps.engine.Filter(toolRefs(w.registry.List()), policy.Request{Profile: profile, Agent: agent})
 	if err != nil {
 		return policy.Decision{}, err
 	}
