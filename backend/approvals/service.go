@@ -1,0 +1,246 @@
+package approvals
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/warren-dev/warren/backend/events"
+)
+
+// Topics published by the service.
+const (
+	TopicRequested events.Topic = "approval.requested"
+	TopicResolved  events.Topic = "approval.resolved"
+)
+
+// Resolution is the payload of TopicResolved.
+type Resolution struct {
+	Request Request `json:"request"`
+	Outcome Outcome `json:"outcome"`
+}
+
+// Options configures a Service.
+type Options struct {
+	Store Store
+	Bus   *events.Bus
+	Mode  Mode
+	// Timeout is how long a request waits; zero means DefaultTimeout.
+	Timeout time.Duration
+	Now     func() time.Time
+}
+
+// Service runs approval requests. It is safe for concurrent use.
+type Service struct {
+	store   Store
+	bus     *events.Bus
+	timeout time.Duration
+	now     func() time.Time
+	seq     atomic.Uint64
+
+	mu      sync.Mutex
+	mode    Mode
+	pending map[string]*pending
+}
+
+type pending struct {
+	req    Request
+	answer chan Decision // buffered 1: the first answer wins
+	once   sync.Once
+}
+
+// New returns a Service.
+func New(opts Options) *Service {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Service{store: opts.Store, bus: opts.Bus, timeout: opts.Timeout, now: opts.Now,
+		mode: opts.Mode, pending: map[string]*pending{}}
+}
+
+// Mode returns the current mode.
+func (s *Service) Mode() Mode {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mode
+}
+
+// SetMode changes the mode for future requests.
+func (s *Service) SetMode(m Mode) {
+	s.mu.Lock()
+	s.mode = m
+	s.mu.Unlock()
+}
+
+// Decide settles one request: the mode, then stored patterns, then (in ask
+// mode) a human. It blocks until an answer, the timeout or ctx; every
+// outcome is audited. The error is non-nil only when storage fails.
+func (s *Service) Decide(ctx context.Context, req Request) (Outcome, error) {
+	if req.ID == "" {
+		req.ID = fmt.Sprintf("apr-%d-%d", s.now().UnixMilli(), s.seq.Add(1))
+	}
+	mode := s.Mode()
+	if mode == ModeDeny {
+		return s.finish(ctx, req, Outcome{Decision: Deny, By: "mode", Reason: "approval mode is deny: actions that need approval are refused"})
+	}
+	ok, err := s.matchesPattern(ctx, req)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if ok {
+		return s.finish(ctx, req, Outcome{Allowed: true, Decision: AllowAlways, By: "pattern", Reason: "allowed earlier with \"always\""})
+	}
+	if mode == ModeAllowlist {
+		return s.finish(ctx, req, Outcome{Decision: Deny, By: "mode", Reason: "approval mode is allowlist and no stored pattern matches"})
+	}
+	return s.ask(ctx, req)
+}
+
+func (s *Service) ask(ctx context.Context, req Request) (Outcome, error) {
+	req.Created = s.now()
+	req.Deadline = req.Created.Add(s.timeout)
+	p := &pending{req: req, answer: make(chan Decision, 1)}
+	s.mu.Lock()
+	s.pending[req.ID] = p
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.pending, req.ID)
+		s.mu.Unlock()
+	}()
+	s.publish(TopicRequested, req)
+	timer := time.NewTimer(s.timeout)
+	defer timer.Stop()
+	var out Outcome
+	select {
+	case d := <-p.answer:
+		out = Outcome{Allowed: d != Deny, Decision: d, By: "user"}
+		if d == Deny {
+			out.Reason = "denied by the user"
+		}
+	case <-timer.C:
+		out = Outcome{Decision: Deny, By: "timeout", Reason: fmt.Sprintf("no answer within %s", s.timeout)}
+	case <-ctx.Done():
+		out = Outcome{Decision: Deny, By: "cancelled", Reason: "the request was cancelled"}
+	}
+	if out.Decision == AllowAlways && len(req.Commands) > 0 {
+		// The pattern must outlive a cancelled caller: the user said "always".
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		_, err := s.store.AddPattern(sctx, Pattern{Tool: req.Tool, Agent: req.Agent, Commands: req.Commands})
+		cancel()
+		if err != nil {
+			return Outcome{}, err
+		}
+	}
+	return s.finish(ctx, req, out)
+}
+
+// finish audits and announces an outcome.
+func (s *Service) finish(ctx context.Context, req Request, out Outcome) (Outcome, error) {
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	err := s.store.AppendAudit(actx, AuditEntry{
+		RequestID: req.ID, Tool: req.Tool, Summary: req.Summary, Cwd: req.Cwd, Agent: req.Agent,
+		Session: req.Session, Decision: out.Decision.String(), DecidedBy: out.By, Reason: out.Reason,
+	})
+	s.publish(TopicResolved, Resolution{Request: req, Outcome: out})
+	return out, err
+}
+
+// matchesPattern reports whether every command of req is covered by a
+// stored pattern of the same tool (for this agent or for all agents).
+func (s *Service) matchesPattern(ctx context.Context, req Request) (bool, error) {
+	if len(req.Commands) == 0 {
+		return false, nil
+	}
+	pats, err := s.store.Patterns(ctx, req.Tool)
+	if err != nil {
+		return false, err
+	}
+	allowed := map[string]bool{}
+	for _, p := range pats {
+		if p.Agent != "" && p.Agent != req.Agent {
+			continue
+		}
+		for _, argv := range p.Commands {
+			allowed[key(argv)] = true
+		}
+	}
+	for _, argv := range req.Commands {
+		if !allowed[key(argv)] {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+func key(argv []string) string {
+	b := make([]byte, 0, 64)
+	for _, w := range argv {
+		b = append(b, w...)
+		b = append(b, 0)
+	}
+	return string(b)
+}
+
+// Answer settles a pending request. The first answer wins; answering an
+// unknown or already-answered request is a no-op that reports false.
+func (s *Service) Answer(id string, d Decision) bool {
+	s.mu.Lock()
+	p, ok := s.pending[id]
+	s.mu.Unlock()
+	if !ok {
+		return false
+	}
+	won := false
+	p.once.Do(func() {
+		p.answer <- d
+		won = true
+	})
+	return won
+}
+
+// Pending lists requests waiting for an answer, oldest first.
+func (s *Service) Pending() []Request {
+	s.mu.Lock()
+	out := make([]Request, 0, len(s.pending))
+	for _, p := range s.pending {
+		out = append(out, p.req)
+	}
+	s.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
+	return out
+}
+
+// Patterns lists stored "allow always" patterns.
+func (s *Service) Patterns(ctx context.Context) ([]Pattern, error) { return s.store.Patterns(ctx, "") }
+
+// Revoke deletes a stored pattern.
+func (s *Service) Revoke(ctx context.Context, id int64) error { return s.store.RevokePattern(ctx, id) }
+
+// Audit returns recent decisions, newest first.
+func (s *Service) Audit(ctx context.Context, limit int) ([]AuditEntry, error) {
+	return s.store.Audit(ctx, limit)
+}
+
+func (s *Service) publish(topic events.Topic, payload any) {
+	if s.bus != nil {
+		s.bus.Publish(events.Event{Topic: topic, Payload: payload})
+	}
+}
+
+// CloneCommands deep-copies argv lists so callers cannot mutate a request.
+func CloneCommands(cmds [][]string) [][]string {
+	out := make([][]string, len(cmds))
+	for i, c := range cmds {
+		out[i] = slices.Clone(c)
+	}
+	return out
+}
