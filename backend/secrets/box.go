@@ -1,0 +1,181 @@
+// Package secrets encrypts values Warren stores (credentialed CLI env,
+// custom-tool env, MCP headers, provider keys) with AES-256-GCM. The key
+// lives in the OS keychain; on machines without one (headless Linux) it
+// falls back to a 0600 file in the data directory.
+package secrets
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/zalando/go-keyring"
+)
+
+// Keyring is the OS keychain (swappable for tests).
+type Keyring interface {
+	Get(service, user string) (string, error)
+	Set(service, user, password string) error
+}
+
+// OSKeyring is the real keychain (macOS Keychain, Windows Credential
+// Manager, the Secret Service on Linux).
+type OSKeyring struct{}
+
+// Get reads a secret.
+func (OSKeyring) Get(service, user string) (string, error) { return keyring.Get(service, user) }
+
+// Set stores a secret.
+func (OSKeyring) Set(service, user, password string) error { return keyring.Set(service, user, password) }
+
+// ErrNotFound is what a Keyring returns for a missing entry.
+var ErrNotFound = keyring.ErrNotFound
+
+const (
+	keyringService = "Warren"
+	keyringUser    = "master-key"
+	keyFile        = "master.key"
+	// markerFile records that the key lives in the keychain, so a keychain
+	// that later fails is an error instead of a silently new key.
+	markerFile = "master.key.keyring"
+	prefix     = "v1:"
+)
+
+// Options configures Open.
+type Options struct {
+	DataDir string
+	// Keyring is the keychain; nil means file storage only.
+	Keyring Keyring
+}
+
+// Box seals and opens values.
+type Box struct {
+	aead  cipher.AEAD
+	where string
+}
+
+// Open loads (or creates) the master key.
+func Open(opts Options) (*Box, error) {
+	if opts.DataDir == "" {
+		return nil, errors.New("secrets: no data directory")
+	}
+	key, where, err := loadKey(opts)
+	if err != nil {
+		return nil, err
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, fmt.Errorf("secrets: %w", err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, fmt.Errorf("secrets: %w", err)
+	}
+	return &Box{aead: aead, where: where}, nil
+}
+
+func loadKey(opts Options) ([]byte, string, error) {
+	path := filepath.Join(opts.DataDir, keyFile)
+	marker := filepath.Join(opts.DataDir, markerFile)
+	if raw, err := os.ReadFile(path); err == nil {
+		k, err := decodeKey(strings.TrimSpace(string(raw)))
+		if err != nil {
+			return nil, "", fmt.Errorf("secrets: key file %s: %w", path, err)
+		}
+		return k, "file " + path, nil
+	}
+	_, markerErr := os.Stat(marker)
+	if opts.Keyring != nil {
+		v, err := opts.Keyring.Get(keyringService, keyringUser)
+		switch {
+		case err == nil:
+			k, err := decodeKey(v)
+			if err != nil {
+				return nil, "", fmt.Errorf("secrets: keychain entry: %w", err)
+			}
+			return k, "OS keychain", nil
+		case errors.Is(err, ErrNotFound) && markerErr != nil:
+			k := newKey()
+			if err := opts.Keyring.Set(keyringService, keyringUser, encodeKey(k)); err == nil {
+				if err := os.WriteFile(marker, []byte("the master key is in the OS keychain\n"), 0o600); err != nil {
+					return nil, "", fmt.Errorf("secrets: %w", err)
+				}
+				return k, "OS keychain", nil
+			}
+		}
+	}
+	if markerErr == nil {
+		return nil, "", fmt.Errorf("secrets: the master key is in the OS keychain (marker %s) but the keychain is not available; unlock it and retry", marker)
+	}
+	k := newKey()
+	if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
+		return nil, "", fmt.Errorf("secrets: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, "", fmt.Errorf("secrets: create key file: %w", err)
+	}
+	if _, err := f.WriteString(encodeKey(k) + "\n"); err != nil {
+		_ = f.Close()
+		return nil, "", fmt.Errorf("secrets: write key file: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, "", fmt.Errorf("secrets: write key file: %w", err)
+	}
+	return k, "file " + path, nil
+}
+
+func newKey() []byte {
+	k := make([]byte, 32)
+	if _, err := rand.Read(k); err != nil {
+		panic(fmt.Sprintf("crypto/rand failed: %v", err)) // never happens on supported OSes
+	}
+	return k
+}
+
+func encodeKey(k []byte) string { return base64.StdEncoding.EncodeToString(k) }
+
+func decodeKey(s string) ([]byte, error) {
+	k, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(k) != 32 {
+		return nil, errors.New("not a 32-byte base64 key")
+	}
+	return k, nil
+}
+
+// Where says where the master key is kept, for status screens.
+func (b *Box) Where() string { return b.where }
+
+// Seal encrypts plaintext into a printable string.
+func (b *Box) Seal(plaintext string) (string, error) {
+	nonce := make([]byte, b.aead.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		return "", fmt.Errorf("secrets: nonce: %w", err)
+	}
+	out := b.aead.Seal(nonce, nonce, []byte(plaintext), nil)
+	return prefix + base64.StdEncoding.EncodeToString(out), nil
+}
+
+// Open decrypts a value made by Seal.
+func (b *Box) Open(sealed string) (string, error) {
+	raw, ok := strings.CutPrefix(sealed, prefix)
+	if !ok {
+		return "", errors.New("secrets: not a sealed value")
+	}
+	data, err := base64.StdEncoding.DecodeString(raw)
+	if err != nil || len(data) < b.aead.NonceSize() {
+		return "", errors.New("secrets: sealed value is corrupt")
+	}
+	n := b.aead.NonceSize()
+	plain, err := b.aead.Open(nil, data[:n], data[n:], nil)
+	if err != nil {
+		return "", errors.New("secrets: cannot decrypt (wrong key or tampered value)")
+	}
+	return string(plain), nil
+}
