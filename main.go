@@ -52,7 +52,7 @@ func run(args []string) int {
 }
 
 func runWindow(ctx context.Context, dataDir string) int {
-	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" && isLinux() {
+	if !generatingBindings && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" && isLinux() {
 		fmt.Fprintln(os.Stderr, "warren: no display found ($DISPLAY and $WAYLAND_DISPLAY are empty).")
 		fmt.Fprintln(os.Stderr, "  Run the window under a virtual display:  xvfb-run -a warren")
 		fmt.Fprintln(os.Stderr, "  The CLI works without a display:         warren tools, warren tool call …, warren --help")
@@ -64,7 +64,7 @@ func runWindow(ctx context.Context, dataDir string) int {
 		fmt.Fprintf(os.Stderr, "warren: %v\n", err)
 		return cli.ExitError
 	}
-	defer core.Close()
+	defer func() { _ = core.Close() }()
 	bound := app.New(core, wruntime.EventsEmit)
 	err = wails.Run(&options.App{
 		Title:            "Warren",

@@ -55,9 +55,9 @@ func (o *Outcome) UnmarshalText(b []byte) error {
 // StepTrace is one line of an explanation.
 type StepTrace struct {
 	// Step is the pipeline stage.
-	Step Step `json:"step"`
+	Step Step `json:"step" ts_type:"string"`
 	// Outcome is what the stage did to the tool.
-	Outcome Outcome `json:"outcome"`
+	Outcome Outcome `json:"outcome" ts_type:"string"`
 	// Detail says why, naming the profile, list and entry involved.
 	Detail string `json:"detail"`
 }

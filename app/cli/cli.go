@@ -152,3 +152,7 @@ func runVersion(_ context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "warren %s\n", warren.Version)
 	return nil
 }
+
+// closeQuietly closes the core after a read-mostly command; every write
+// already committed in its own transaction, so a close error changes nothing.
+func closeQuietly(w *warren.Warren) { _ = w.Close() }

@@ -37,7 +37,7 @@ func runExplain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer w.Close()
+	defer closeQuietly(w)
 	x, err := w.ExplainTool(ctx, pos[0], *profile, *agent)
 	if err != nil {
 		return err
@@ -59,7 +59,7 @@ func runProfile(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer w.Close()
+	defer closeQuietly(w)
 	if len(args) == 1 {
 		if err := w.SetActiveProfile(ctx, args[0]); err != nil {
 			return usagef("%v", err)

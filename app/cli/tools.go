@@ -28,7 +28,7 @@ func runTools(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer w.Close()
+	defer closeQuietly(w)
 	inv, err := w.Inventory(ctx, warren.InventoryRequest{Profile: *profile, Agent: *agent})
 	if err != nil {
 		return err
@@ -103,7 +103,7 @@ func runTool(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer w.Close()
+	defer closeQuietly(w)
 	if err := w.CheckAgent(ctx, *agent); err != nil {
 		return usagef("%v", err)
 	}

@@ -32,7 +32,9 @@ type OSKeyring struct{}
 func (OSKeyring) Get(service, user string) (string, error) { return keyring.Get(service, user) }
 
 // Set stores a secret.
-func (OSKeyring) Set(service, user, password string) error { return keyring.Set(service, user, password) }
+func (OSKeyring) Set(service, user, password string) error {
+	return keyring.Set(service, user, password)
+}
 
 // ErrNotFound is what a Keyring returns for a missing entry.
 var ErrNotFound = keyring.ErrNotFound

@@ -16,7 +16,7 @@ type ToolInfo struct {
 	Class                string          `json:"class"`
 	Allowed              bool            `json:"allowed"`
 	Reason               string          `json:"reason,omitempty"`
-	Schema               json.RawMessage `json:"schema"`
+	Schema               json.RawMessage `json:"schema" ts_type:"any"`
 }
 
 // InventoryRequest selects the policy view of the inventory.

@@ -58,7 +58,7 @@ func (e *env) edit(ctx context.Context, p EditParams) (tools.Result, error) {
 	case n > 1 && !p.ReplaceAll:
 		return tools.Errorf(tools.CodeValidation, "old_text occurs %d times in %s; add context or set replace_all", n, name), nil
 	}
-	updated := strings.Replace(content, p.OldText, p.NewText, -1)
+	updated := strings.ReplaceAll(content, p.OldText, p.NewText)
 	// Only growth past the write limit is refused: shrinking or same-size
 	// edits of an already large file stay possible.
 	if int64(len(updated)) > e.maxWrite && len(updated) > len(content) {

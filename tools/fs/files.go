@@ -44,7 +44,7 @@ func readText(res paths.Resolved) (string, tools.Result, bool) {
 	if err != nil {
 		return "", failure(name, "read", err), false
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read-only: nothing to lose
 	// Read one byte past the cap in case the file grew since Stat.
 	data, err := io.ReadAll(io.LimitReader(f, MaxReadBytes+1))
 	if err != nil {

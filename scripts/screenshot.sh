@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Screenshot of the REAL production window (WebKitGTK, not a browser) under a
+# private Xvfb: starts build/bin/warren with a fresh data dir, waits for the
+# "Warren" window, gives the page ~3 s to render the inventory, then grabs
+# the screen with ImageMagick's `import`. Writes docs/screenshots/window.png.
+# Expects build/bin/warren (make screenshot builds it first).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin=${WARREN_BIN:-build/bin/warren}
+out=${1:-docs/screenshots/window.png}
+size=${SCREEN_SIZE:-1280x860}
+for cmd in Xvfb import xdotool; do
+  command -v "$cmd" >/dev/null || { echo "screenshot: $cmd not found; run ./scripts/bootstrap.sh" >&2; exit 1; }
+done
+[[ -x $bin ]] || { echo "screenshot: $bin missing; run make build" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+xvfb_pid='' app_pid=''
+cleanup() {
+  # Only the two process groups started here.
+  [[ -n $app_pid ]] && kill -TERM -- "-$app_pid" 2>/dev/null || true
+  [[ -n $xvfb_pid ]] && kill -TERM -- "-$xvfb_pid" 2>/dev/null || true
+  sleep 0.5
+  [[ -n $app_pid ]] && kill -KILL -- "-$app_pid" 2>/dev/null || true
+  [[ -n $xvfb_pid ]] && kill -KILL -- "-$xvfb_pid" 2>/dev/null || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# Xvfb picks a free display itself and writes its number to fd 3.
+setsid Xvfb -displayfd 3 -screen 0 "${size}x24" -nolisten tcp 3>"$tmp/display" >"$tmp/xvfb.log" 2>&1 &
+xvfb_pid=$!
+for _ in $(seq 100); do [[ -s $tmp/display ]] && break; sleep 0.1; done
+[[ -s $tmp/display ]] || { echo "screenshot: Xvfb did not start:" >&2; cat "$tmp/xvfb.log" >&2; exit 1; }
+export DISPLAY=":$(head -1 "$tmp/display")"
+
+mkdir -p "$tmp/home"
+WARREN_HOME="$tmp/home" GDK_BACKEND=x11 NO_AT_BRIDGE=1 setsid "$bin" >"$tmp/app.log" 2>&1 &
+app_pid=$!
+start=$(date +%s.%N)
+win=''
+for _ in $(seq 150); do
+  win=$(xdotool search --onlyvisible --name '^Warren$' 2>/dev/null | head -1 || true)
+  [[ -n $win ]] && break
+  kill -0 "$app_pid" 2>/dev/null || { echo "screenshot: the app exited:" >&2; cat "$tmp/app.log" >&2; exit 1; }
+  sleep 0.1
+done
+[[ -n $win ]] || { echo "screenshot: no 'Warren' window within 15 s:" >&2; cat "$tmp/app.log" >&2; exit 1; }
+awk -v w="$win" -v s="$start" -v e="$(date +%s.%N)" -v d="$DISPLAY" 'BEGIN { printf "screenshot: window %s mapped after %.1f s on %s\n", w, e - s, d }'
+# Fill the screen so the shot shows the window, not a black margin.
+xdotool windowmove "$win" 0 0 windowsize "$win" "${size%x*}" "${size#*x}" 2>/dev/null || true
+sleep "${SETTLE:-3}"
+
+mkdir -p "$(dirname "$out")"
+import -window root -define png:exclude-chunks=date,time "$out"
+# Memory of the app and its WebKit helper processes: PSS shares common pages fairly.
+pss=0
+for pid in "$app_pid" $(ps -o pid= --ppid "$app_pid" 2>/dev/null); do
+  kb=$(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup" 2>/dev/null || echo 0)
+  pss=$((pss + ${kb:-0}))
+done
+echo "screenshot: wrote $out (app + WebKit processes: PSS ≈ $((pss / 1024)) MB)"
