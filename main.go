@@ -46,7 +46,7 @@ func run(args []string) int {
 	// Anything that is not a flag (or is --help) is a CLI command; unknown
 	// words get the CLI's usage error rather than a window.
 	if len(rest) > 0 && (cli.IsCommand(rest[0]) || !strings.HasPrefix(rest[0], "-")) {
-		return cli.Run(ctx, cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, DataDir: dataDir}, rest)
+		return cli.Run(ctx, cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, DataDir: dataDir}, rest)
 	}
 	return runWindow(ctx, dataDir)
 }

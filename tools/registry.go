@@ -28,6 +28,10 @@ type RateLimiter interface {
 // Gate is the policy check run before every call; reason explains a denial.
 type Gate func(ctx context.Context, tool Info) (allowed bool, reason string)
 
+// Approver asks a human before a tool that requires confirmation runs; it
+// blocks until an answer, a timeout or ctx. reason explains a refusal.
+type Approver func(ctx context.Context, info Info, args json.RawMessage) (allowed bool, reason string, err error)
+
 // Options configures the cross-cutting concerns every call goes through.
 type Options struct {
 	Scrubber Scrubber
@@ -35,6 +39,9 @@ type Options struct {
 	Bus      *events.Bus
 	Logger   *slog.Logger
 	Gate     Gate
+	// Approver handles tools whose Info.RequiresConfirmation is set; with
+	// no Approver such tools are refused, never run unconfirmed.
+	Approver Approver
 }
 
 // Registry holds the tools an agent can call and runs every call through the
@@ -218,6 +225,18 @@ func (r *Registry) run(ctx context.Context, t Tool, info Info, call Call) (res R
 	if info.Schema != nil {
 		if verr := info.Schema.Validate(call.Args); verr != nil {
 			return Errorf(CodeValidation, "%s: %v", info.Name, verr), nil
+		}
+	}
+	if info.RequiresConfirmation {
+		if r.opts.Approver == nil {
+			return Errorf(CodePermission, "%s requires confirmation and no one can approve it here", info.Name), nil
+		}
+		ok, reason, aerr := r.opts.Approver(ctx, info, call.Args)
+		if aerr != nil {
+			return Errorf(CodeExecution, "%s: approval failed: %v", info.Name, aerr), fmt.Errorf("approve %s: %w", info.Name, aerr)
+		}
+		if !ok {
+			return Errorf(CodePermission, "%s was not approved: %s", info.Name, reason), nil
 		}
 	}
 	if cerr := ctx.Err(); cerr != nil {

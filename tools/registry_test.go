@@ -273,3 +273,49 @@ func TestWithToolsInjectsPerTask(t *testing.T) {
 		t.Fatal("enum names")
 	}
 }
+
+func TestConfirmationNeedsAnApprover(t *testing.T) {
+	t.Parallel()
+	fn := func(context.Context, echoParams) (tools.Result, error) { return tools.Text("ran"), nil }
+	rm := func() tools.Tool {
+		tool, err := tools.New(tools.Spec{Name: "rm", Group: "g", Description: "d", Danger: tools.DangerDangerous}, fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tool
+	}
+	self, _ := tools.New(tools.Spec{Name: "sh", Group: "g", Description: "d", Danger: tools.DangerDangerous, ConfirmsItself: true}, fn)
+	if self.Info().RequiresConfirmation {
+		t.Fatal("a tool that confirms itself is asked about by the registry")
+	}
+	var asked []string
+	cases := []struct {
+		approver tools.Approver
+		code     tools.ErrorCode
+	}{
+		{nil, tools.CodePermission},
+		{func(_ context.Context, info tools.Info, _ json.RawMessage) (bool, string, error) {
+			asked = append(asked, info.Name)
+			return false, "denied by the user", nil
+		}, tools.CodePermission},
+		{func(context.Context, tools.Info, json.RawMessage) (bool, string, error) { return true, "", nil }, ""},
+		{func(context.Context, tools.Info, json.RawMessage) (bool, string, error) {
+			return false, "", errors.New("store down")
+		}, tools.CodeExecution},
+	}
+	for i, c := range cases {
+		r := tools.NewRegistry(tools.Options{Approver: c.approver})
+		_ = r.Register(rm())
+		res, _ := call(t, r, "rm", `{"text":"x"}`, tools.CallContext{})
+		if res.Code() != c.code {
+			t.Fatalf("case %d: %+v", i, res)
+		}
+		// Invalid arguments are refused before anyone is asked.
+		if res, _ := call(t, r, "rm", `{}`, tools.CallContext{}); res.Code() != tools.CodeValidation {
+			t.Fatalf("case %d: validation after approval: %+v", i, res)
+		}
+	}
+	if len(asked) != 1 {
+		t.Fatalf("approver asked %d times", len(asked))
+	}
+}

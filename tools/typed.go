@@ -16,7 +16,11 @@ type Spec struct {
 	LongDescription      string
 	Danger               DangerLevel
 	RequiresConfirmation bool
-	Class                Class
+	// ConfirmsItself marks a dangerous tool that decides per call whether a
+	// human must approve (exec analyses each command), so the registry does
+	// not ask for every call.
+	ConfirmsItself bool
+	Class          Class
 }
 
 // TypedFunc is a tool body that receives decoded, validated parameters.
@@ -51,7 +55,7 @@ func New[P any](spec Spec, fn TypedFunc[P]) (Tool, error) {
 			LongDescription:      strings.TrimSpace(spec.LongDescription),
 			Schema:               schema,
 			Danger:               spec.Danger,
-			RequiresConfirmation: spec.RequiresConfirmation || spec.Danger >= DangerDangerous,
+			RequiresConfirmation: spec.RequiresConfirmation || (spec.Danger >= DangerDangerous && !spec.ConfirmsItself),
 			Class:                spec.Class,
 		},
 		fn: fn,

@@ -22,6 +22,8 @@ const (
 
 // Env is what a command runs with.
 type Env struct {
+	// Stdin answers approval prompts when it is a terminal.
+	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	// DataDir is the resolved data directory.
 	DataDir string
@@ -45,7 +47,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"tools", "list the tool inventory: tools [--json] [--profile P] [--agent A]", runTools},
-		{"tool", "call one tool: tool call NAME 'ARGS_JSON' [--workspace DIR] [--agent A] [--json]", runTool},
+		{"tool", "call one tool: tool call NAME 'ARGS_JSON' [--workspace DIR] [--agent A] [--approve yes|no|always] [--json]", runTool},
+		{"approvals", "approvals list|revoke ID|audit [--limit N]|mode [ask|allowlist|deny] [--json]", runApprovals},
 		{"policy", "policy explain TOOL [--profile P] [--agent A] [--json] | policy profile [NAME]", runPolicy},
 		{"version", "print the version", runVersion},
 	}

@@ -196,3 +196,65 @@ func TestExplainAndVersion(t *testing.T) {
 		t.Fatalf("help: %+v", r)
 	}
 }
+
+func TestApprovalsFlow(t *testing.T) {
+	t.Parallel()
+	dir, ws := t.TempDir(), t.TempDir()
+	write := func(name string) {
+		if err := os.WriteFile(filepath.Join(ws, name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	del := func(name, approve string) run {
+		args := []string{"tool", "call", "delete_file", `{"path":"` + name + `"}`, "--workspace", ws}
+		if approve != "" {
+			args = append(args, "--approve", approve)
+		}
+		return warren(t, dir, args...)
+	}
+	write("a.txt")
+	if r := del("a.txt", "no"); r.code != 1 || !strings.Contains(r.stderr, "PermissionDenied") {
+		t.Fatalf("--approve no: %+v", r)
+	}
+	if r := del("a.txt", ""); r.code != 1 || !strings.Contains(r.stderr, "no terminal") {
+		t.Fatalf("no terminal: %+v", r)
+	}
+	if r := del("a.txt", "yes"); r.code != 0 {
+		t.Fatalf("--approve yes: %+v", r)
+	}
+	write("b.txt")
+	if r := del("b.txt", "always"); r.code != 0 {
+		t.Fatalf("--approve always: %+v", r)
+	}
+	write("b.txt")
+	if r := del("b.txt", ""); r.code != 0 {
+		t.Fatalf("stored pattern not used: %+v", r)
+	}
+	list := warren(t, dir, "approvals", "list", "--json")
+	var pats []struct{ ID int64 }
+	if err := json.Unmarshal([]byte(list.stdout), &pats); err != nil || len(pats) != 1 {
+		t.Fatalf("list: %v %s", err, list.stdout)
+	}
+	if r := warren(t, dir, "approvals", "revoke", "1"); r.code != 0 {
+		t.Fatalf("revoke: %+v", r)
+	}
+	if r := warren(t, dir, "approvals", "revoke", "1"); r.code != 1 {
+		t.Fatalf("second revoke: %+v", r)
+	}
+	if r := warren(t, dir, "approvals", "mode", "deny"); r.code != 0 {
+		t.Fatalf("mode: %+v", r)
+	}
+	write("c.txt")
+	if r := del("c.txt", "yes"); r.code != 1 || !strings.Contains(r.stderr, "mode is deny") {
+		t.Fatalf("deny mode: %+v", r)
+	}
+	audit := warren(t, dir, "approvals", "audit")
+	if audit.code != 0 || strings.Count(audit.stdout, "\n") != 7 {
+		t.Fatalf("audit: %+v", audit)
+	}
+	for _, bad := range [][]string{{"approvals"}, {"approvals", "mode", "yolo"}, {"approvals", "revoke", "x"}, {"tool", "call", "read_file", "{}", "--approve", "maybe"}} {
+		if r := warren(t, dir, bad...); r.code != 2 {
+			t.Fatalf("%v: %+v", bad, r)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/warren-dev/warren/backend/approvals"
 	"github.com/warren-dev/warren/backend/warren"
 	"github.com/warren-dev/warren/tools"
 )
@@ -85,6 +86,7 @@ func runTool(ctx context.Context, env Env, args []string) error {
 	workspace := fs.String("workspace", "", "workspace directory (default: the data directory's workspace)")
 	agent := fs.String("agent", "default", "agent the call runs as")
 	session := fs.String("session", "", "session key (rate limits are per session)")
+	approve := fs.String("approve", "", "answer approval requests: yes (allow once), always, or no")
 	pos, err := parse(fs, args[1:])
 	if err != nil {
 		return err
@@ -95,6 +97,11 @@ func runTool(ctx context.Context, env Env, args []string) error {
 	name, rawArgs := pos[0], "{}"
 	if len(pos) == 2 {
 		rawArgs = pos[1]
+	}
+	if *approve != "" {
+		if _, err := approvals.ParseDecision(*approve); err != nil {
+			return usagef("--approve: %v", err)
+		}
 	}
 	if !json.Valid([]byte(rawArgs)) {
 		return usagef("ARGS_JSON is not valid JSON: %s", rawArgs)
@@ -107,10 +114,12 @@ func runTool(ctx context.Context, env Env, args []string) error {
 	if err := w.CheckAgent(ctx, *agent); err != nil {
 		return usagef("%v", err)
 	}
+	stopAnswering := answerApprovals(ctx, env, w, *approve)
 	res, callErr := w.CallTool(ctx, warren.CallRequest{
 		Name: name, Args: []byte(rawArgs), Workspace: *workspace,
 		Agent: *agent, Session: *session, Channel: "cli",
 	})
+	stopAnswering()
 	if *asJSON {
 		out := callOutput{Status: "success", Tool: name, ForLLM: res.ForLLM, ForUser: res.ForUser,
 			DurationMS: float64(res.Duration.Microseconds()) / 1000}

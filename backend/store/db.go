@@ -135,7 +135,16 @@ func (db *DB) migrate(ctx context.Context) error {
 		if m.version <= current {
 			continue
 		}
+		// Re-read the version inside the immediate transaction: another
+		// process (the window and a CLI call) may have migrated meanwhile.
 		err := db.Tx(ctx, func(tx *sql.Tx) error {
+			var v int
+			if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&v); err != nil {
+				return err
+			}
+			if v >= m.version {
+				return nil
+			}
 			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 				return err
 			}

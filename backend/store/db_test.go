@@ -133,3 +133,25 @@ func TestVecAndFTS5(t *testing.T) {
 		t.Fatalf("fts = %q %v", body, err)
 	}
 }
+
+// TestConcurrentFirstOpen opens one fresh database from many goroutines at
+// once, as the window and CLI commands may do on first run.
+func TestConcurrentFirstOpen(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			db, err := store.Open(context.Background(), dir)
+			if err == nil {
+				err = db.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

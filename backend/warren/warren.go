@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/warren-dev/warren/backend/approvals"
 	"github.com/warren-dev/warren/backend/events"
 	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/tools"
@@ -30,6 +31,8 @@ type Options struct {
 	Logger *slog.Logger
 	// RateLimit overrides the per-session tool rate limit.
 	RateLimit *ratelimit.Config
+	// ApprovalTimeout overrides how long approvals wait (default 2 minutes).
+	ApprovalTimeout time.Duration
 }
 
 // Warren is the running core.
@@ -39,6 +42,7 @@ type Warren struct {
 	scrubber  *scrub.Scrubber
 	registry  *tools.Registry
 	policy    *policyState
+	approvals *approvals.Service
 	workspace string
 	dataDir   string
 	log       *slog.Logger
@@ -90,12 +94,16 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		return err
 	}
 	w.policy = ps
+	if w.approvals, err = newApprovals(ctx, w.db, opts, w); err != nil {
+		return err
+	}
 	w.registry = tools.NewRegistry(tools.Options{
 		Scrubber: w.scrubber,
 		Limiter:  ratelimit.New(rl),
 		Bus:      w.bus,
 		Logger:   w.log,
 		Gate:     w.gate,
+		Approver: w.approveTool,
 	})
 	return builtin.Register(w.registry, builtin.Deps{
 		Workspace:    w.workspace,

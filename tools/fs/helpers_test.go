@@ -72,7 +72,10 @@ func newWorld(t *testing.T, configure ...func(*Deps)) *world {
 		t.Fatal(err)
 	}
 	w.all = all
-	w.reg = tools.NewRegistry(tools.Options{})
+	// delete_file requires confirmation: these tests play the approving human.
+	w.reg = tools.NewRegistry(tools.Options{Approver: func(context.Context, tools.Info, json.RawMessage) (bool, string, error) {
+		return true, "", nil
+	}})
 	for _, tl := range all {
 		if err := w.reg.Register(tl); err != nil {
 			t.Fatal(err)
