@@ -65,7 +65,7 @@ func runWindow(ctx context.Context, dataDir string) int {
 		return cli.ExitError
 	}
 	defer func() { _ = core.Close() }()
-	bound := app.New(core, wruntime.EventsEmit)
+	bound := app.New(core, app.Options{Emit: wruntime.EventsEmit, Dialog: questionDialog})
 	err = wails.Run(&options.App{
 		Title:            "Warren",
 		Width:            1180,
@@ -103,4 +103,12 @@ func takeDataDir(args []string) (string, []string, error) {
 		dir, args = val, args[1:]
 	}
 	return dir, args, nil
+}
+
+// questionDialog is the native Yes/No dialog used for approvals.
+func questionDialog(ctx context.Context, title, message string) (string, error) {
+	return wruntime.MessageDialog(ctx, wruntime.MessageDialogOptions{
+		Type: wruntime.QuestionDialog, Title: title, Message: message,
+		Buttons: []string{"Yes", "No"}, DefaultButton: "No", CancelButton: "No",
+	})
 }

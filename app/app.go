@@ -4,8 +4,10 @@ package app
 
 import (
 	"context"
+	"strings"
 	"sync"
 
+	"github.com/warren-dev/warren/backend/approvals"
 	"github.com/warren-dev/warren/backend/events"
 	"github.com/warren-dev/warren/backend/warren"
 	"github.com/warren-dev/warren/policy"
@@ -20,17 +22,25 @@ type Emitter func(ctx context.Context, name string, data ...any)
 
 // App is bound to the window; every exported method is callable from the UI.
 type App struct {
-	core *warren.Warren
-	emit Emitter
+	core   *warren.Warren
+	emit   Emitter
+	dialog Dialog
 
-	mu     sync.Mutex
-	ctx    context.Context
-	cancel func()
+	mu        sync.Mutex
+	ctx       context.Context
+	cancel    func()
+	noDialogs bool
 }
 
-// New returns the bound surface over core; emit forwards events to the UI.
-func New(core *warren.Warren, emit Emitter) *App {
-	return &App{core: core, emit: emit, ctx: context.Background()}
+// Options are the window-side functions App needs; nil ones are skipped.
+type Options struct {
+	Emit   Emitter
+	Dialog Dialog
+}
+
+// New returns the bound surface over core.
+func New(core *warren.Warren, opts Options) *App {
+	return &App{core: core, emit: opts.Emit, dialog: opts.Dialog, ctx: context.Background()}
 }
 
 // Startup is called by Wails when the window is ready; it starts forwarding
@@ -53,10 +63,23 @@ func (a *App) forward(ctx context.Context, ch <-chan events.Event) {
 			if !ok {
 				return
 			}
-			if a.emit != nil {
-				a.emit(ctx, EventTool, ev)
-			}
+			a.dispatch(ctx, ev)
 		}
+	}
+}
+
+// dispatch forwards one core event to the UI under its Wails event name and
+// pops the native dialog for approval requests.
+func (a *App) dispatch(ctx context.Context, ev events.Event) {
+	name := EventTool
+	if strings.HasPrefix(string(ev.Topic), "approval.") {
+		name = EventApproval
+	}
+	if a.emit != nil {
+		a.emit(ctx, name, ev)
+	}
+	if req, ok := ev.Payload.(approvals.Request); ok && ev.Topic == approvals.TopicRequested {
+		go a.showApprovalDialog(ctx, req)
 	}
 }
 
@@ -99,3 +122,30 @@ func (a *App) Explain(tool, profile, agent string) (policy.Explanation, error) {
 
 // Version returns Warren's version.
 func (a *App) Version() string { return warren.Version }
+
+// CallResult is the outcome of a tool call made from the UI.
+type CallResult struct {
+	Status     string  `json:"status"`
+	ForLLM     string  `json:"for_llm"`
+	ForUser    string  `json:"for_user"`
+	Code       string  `json:"code,omitempty"`
+	Message    string  `json:"message,omitempty"`
+	DurationMS float64 `json:"duration_ms"`
+}
+
+// CallTool runs one tool through the full pipeline (policy, approvals,
+// scrubbing) as the given agent; argsJSON is the arguments object.
+func (a *App) CallTool(name, argsJSON, agent string) (CallResult, error) {
+	res, err := a.core.CallTool(a.context(), warren.CallRequest{
+		Name: name, Args: []byte(argsJSON), Agent: agent, Channel: "desktop",
+	})
+	out := CallResult{Status: "success", ForLLM: res.ForLLM, ForUser: res.ForUser,
+		DurationMS: float64(res.Duration.Microseconds()) / 1000}
+	if res.IsError {
+		out.Status, out.Code, out.Message = "error", string(res.Error.Code), res.Error.Message
+	}
+	if err != nil && !res.IsError {
+		return out, err
+	}
+	return out, nil
+}

@@ -34,7 +34,7 @@ func TestAppSurface(t *testing.T) {
 	}
 	defer core.Close()
 	rec := &recorder{got: make(chan struct{}, 8)}
-	a := app.New(core, rec.emit)
+	a := app.New(core, app.Options{Emit: rec.emit})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	a.Startup(ctx)

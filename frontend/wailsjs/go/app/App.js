@@ -6,16 +6,56 @@ export function ActiveProfile() {
   return window['go']['app']['App']['ActiveProfile']();
 }
 
+export function AnswerApproval(arg1, arg2) {
+  return window['go']['app']['App']['AnswerApproval'](arg1, arg2);
+}
+
+export function ApprovalAudit(arg1) {
+  return window['go']['app']['App']['ApprovalAudit'](arg1);
+}
+
+export function ApprovalMode() {
+  return window['go']['app']['App']['ApprovalMode']();
+}
+
+export function ApprovalPatterns() {
+  return window['go']['app']['App']['ApprovalPatterns']();
+}
+
+export function CallTool(arg1, arg2, arg3) {
+  return window['go']['app']['App']['CallTool'](arg1, arg2, arg3);
+}
+
+export function DialogsEnabled() {
+  return window['go']['app']['App']['DialogsEnabled']();
+}
+
 export function Explain(arg1, arg2, arg3) {
   return window['go']['app']['App']['Explain'](arg1, arg2, arg3);
+}
+
+export function PendingApprovals() {
+  return window['go']['app']['App']['PendingApprovals']();
 }
 
 export function Profiles() {
   return window['go']['app']['App']['Profiles']();
 }
 
+export function RevokeApproval(arg1) {
+  return window['go']['app']['App']['RevokeApproval'](arg1);
+}
+
 export function SetActiveProfile(arg1) {
   return window['go']['app']['App']['SetActiveProfile'](arg1);
+}
+
+export function SetApprovalMode(arg1) {
+  return window['go']['app']['App']['SetApprovalMode'](arg1);
+}
+
+export function SetDialogsEnabled(arg1) {
+  return window['go']['app']['App']['SetDialogsEnabled'](arg1);
 }
 
 export function Tools(arg1, arg2) {
