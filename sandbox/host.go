@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,9 +13,6 @@ import (
 // AllowedEnv are the parent variables a host command inherits; everything
 // else (API keys in the user's shell, for a start) stays out.
 var AllowedEnv = []string{"PATH", "HOME", "LANG", "LC_ALL", "TERM", "TMPDIR", "USER", "LOGNAME", "SYSTEMROOT", "COMSPEC", "PATHEXT"}
-
-// DefaultHostTimeout is the seed's host timeout.
-const DefaultHostTimeout = 60 * time.Second
 
 // Host runs commands directly on this machine in their own process group.
 type Host struct {
@@ -65,23 +61,19 @@ func (h *Host) Run(ctx context.Context, req Request) (Result, error) {
 	if timeout <= 0 {
 		timeout = DefaultHostTimeout
 	}
-	limit := req.MaxOutput
-	if limit <= 0 {
-		limit = DefaultMaxOutput
-	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, req.Argv[0], req.Argv[1:]...)
 	cmd.Dir = req.Dir
 	cmd.Env = h.Environ(req.Env)
-	stdout, stderr := &capped{limit: limit}, &capped{limit: limit}
+	stdout, stderr := NewOutputBuffer(req.MaxOutput), NewOutputBuffer(req.MaxOutput)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	setProcessGroup(cmd)
 	start := time.Now()
 	err := cmd.Run()
 	res := Result{
-		Stdout: stdout.buf.String(), Stderr: stderr.buf.String(),
-		Truncated: stdout.over || stderr.over, Duration: time.Since(start), Where: "host",
+		Stdout: stdout.String(), Stderr: stderr.String(),
+		Truncated: stdout.Truncated() || stderr.Truncated(), Duration: time.Since(start), Where: "host",
 		TimedOut: errors.Is(ctx.Err(), context.DeadlineExceeded),
 	}
 	var exitErr *exec.ExitError
@@ -95,23 +87,4 @@ func (h *Host) Run(ctx context.Context, req Request) (Result, error) {
 		return res, fmt.Errorf("run %s: %w", req.Argv[0], err)
 	}
 	return res, nil
-}
-
-// capped keeps the first limit bytes and drops the rest.
-type capped struct {
-	buf   bytes.Buffer
-	limit int
-	over  bool
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	room := c.limit - c.buf.Len()
-	if room < len(p) {
-		c.over = true
-		if room > 0 {
-			c.buf.Write(p[:room])
-		}
-		return len(p), nil
-	}
-	return c.buf.Write(p)
 }

@@ -13,8 +13,11 @@ import (
 func TestHostRun(t *testing.T) {
 	t.Parallel()
 	h := &Host{
-		Inject:    map[string]string{"WARREN_INJECTED": "yes"},
-		LookupEnv: func(k string) (string, bool) { v, ok := map[string]string{"PATH": os.Getenv("PATH"), "OPENAI_API_KEY": "sk-x"}[k]; return v, ok },
+		Inject: map[string]string{"WARREN_INJECTED": "yes"},
+		LookupEnv: func(k string) (string, bool) {
+			v, ok := map[string]string{"PATH": os.Getenv("PATH"), "OPENAI_API_KEY": "sk-x"}[k]
+			return v, ok
+		},
 	}
 	ctx := context.Background()
 	res, err := h.Run(ctx, Request{Argv: []string{"sh", "-c", "env; echo oops >&2; exit 3"}, Dir: t.TempDir()})

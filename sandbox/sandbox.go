@@ -1,9 +1,12 @@
-// Package sandbox is where agent commands run: on the host or, in a later
-// issue, in rootless Podman containers, behind one small interface.
+// Package sandbox is where agent commands run: on the host or in rootless
+// Podman containers (sandbox/podman), behind one small interface. Router
+// picks between them and applies the fallback setting when the sandbox is
+// unavailable.
 package sandbox
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -12,14 +15,29 @@ type Request struct {
 	// Argv is the program and its arguments; no shell is involved unless
 	// Argv starts one.
 	Argv []string
-	// Dir is the working directory.
+	// Dir is the working directory. On the host it is a host path; in a
+	// sandbox a relative Dir or a host path under Workspace is mapped to
+	// /workspace, and an empty Dir means /workspace.
 	Dir string
-	// Env holds extra variables added to the allowlisted environment.
+	// Env holds extra variables added to the runner's base environment.
 	Env map[string]string
-	// Timeout bounds the run; zero means the runner's default.
+	// Timeout bounds the run; zero means the runner's default
+	// (DefaultHostTimeout on the host, DefaultSandboxTimeout in a sandbox).
 	Timeout time.Duration
 	// MaxOutput caps stdout and stderr each; zero means DefaultMaxOutput.
 	MaxOutput int
+
+	// Key names the sandbox a command belongs to (the session): commands
+	// with the same Key, Workspace and Network share one container, created
+	// on first use and removed when idle. Empty means "default". The host
+	// ignores it.
+	Key string
+	// Workspace is the host directory bind-mounted at /workspace; empty
+	// gives the container a scratch tmpfs there instead. The host ignores it.
+	Workspace string
+	// Network opts the sandbox into a network (slirp4netns when rootless);
+	// the default is no interface but lo. The host ignores it.
+	Network bool
 }
 
 // Result is what a command did.
@@ -30,8 +48,14 @@ type Result struct {
 	Truncated bool
 	TimedOut  bool
 	Duration  time.Duration
-	// Where names where it ran: "host" or a container id.
+	// Where names where it ran: "host" or "podman:" and the short container id.
 	Where string
+	// Fallback is true when the sandbox was unavailable and the fallback
+	// setting sent the command to the host instead; show it to the user.
+	Fallback bool
+	// Warnings are about where the command ran, e.g. limits the host does
+	// not enforce or why it fell back to the host; meant for the user.
+	Warnings []string
 }
 
 // Runner runs commands somewhere.
@@ -41,5 +65,17 @@ type Runner interface {
 	Name() string
 }
 
-// DefaultMaxOutput is the per-stream output cap (1 MB).
-const DefaultMaxOutput = 1 << 20
+// ErrUnavailable is wrapped by a sandbox runner's errors when it cannot run
+// anything (no Podman, no image, no runner binary): Router's fallback
+// setting decides what happens then. Errors about the request itself never
+// wrap it, so a bad command is not retried on the host.
+var ErrUnavailable = errors.New("sandbox unavailable")
+
+const (
+	// DefaultMaxOutput is the per-stream output cap (1 MB).
+	DefaultMaxOutput = 1 << 20
+	// DefaultHostTimeout is the seed's host timeout.
+	DefaultHostTimeout = 60 * time.Second
+	// DefaultSandboxTimeout is the seed's sandbox timeout.
+	DefaultSandboxTimeout = 300 * time.Second
+)

@@ -14,6 +14,11 @@ type CallContext struct {
 	Workspace  string `json:"workspace,omitempty"`
 	Agent      string `json:"agent,omitempty"`
 	User       string `json:"user,omitempty"`
+	// Sandbox overrides where commands run for this call: "podman", "host",
+	// or "" for the configured default.
+	Sandbox string `json:"sandbox,omitempty"`
+	// Network lets sandboxed commands reach the network (opt-in per agent).
+	Network bool `json:"network,omitempty"`
 }
 
 type callContextKey struct{}

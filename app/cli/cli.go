@@ -47,8 +47,9 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"tools", "list the tool inventory: tools [--json] [--profile P] [--agent A]", runTools},
-		{"tool", "call one tool: tool call NAME 'ARGS_JSON' [--workspace DIR] [--agent A] [--approve yes|no|always] [--json]", runTool},
+		{"tool", "call one tool: tool call NAME 'ARGS_JSON' [--workspace DIR] [--agent A] [--approve yes|no|always] [--sandbox podman|host] [--json]", runTool},
 		{"approvals", "approvals list|revoke ID|audit [--limit N]|mode [ask|allowlist|deny] [--json]", runApprovals},
+		{"custom-tools", "custom-tools list [--json] | add --file F | add NAME --description D --command CMD [--param K=DESC]... [--required K]... [--env K=V]... [--agent A] | remove NAME [--agent A]", runCustomTools},
 		{"policy", "policy explain TOOL [--profile P] [--agent A] [--json] | policy profile [NAME]", runPolicy},
 		{"version", "print the version", runVersion},
 	}
@@ -119,7 +120,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "With no command, warren opens the desktop window.")
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\nThe data directory is --data-dir, else $%s, else the OS config directory.\n", warren.EnvHome)
 }

@@ -87,6 +87,7 @@ func runTool(ctx context.Context, env Env, args []string) error {
 	agent := fs.String("agent", "default", "agent the call runs as")
 	session := fs.String("session", "", "session key (rate limits are per session)")
 	approve := fs.String("approve", "", "answer approval requests: yes (allow once), always, or no")
+	sandboxFlag := fs.String("sandbox", "", "where commands run: podman or host (default: the setting)")
 	pos, err := parse(fs, args[1:])
 	if err != nil {
 		return err
@@ -103,6 +104,9 @@ func runTool(ctx context.Context, env Env, args []string) error {
 			return usagef("--approve: %v", err)
 		}
 	}
+	if *sandboxFlag != "" && *sandboxFlag != "podman" && *sandboxFlag != "host" {
+		return usagef("--sandbox %q: want podman or host", *sandboxFlag)
+	}
 	if !json.Valid([]byte(rawArgs)) {
 		return usagef("ARGS_JSON is not valid JSON: %s", rawArgs)
 	}
@@ -117,7 +121,7 @@ func runTool(ctx context.Context, env Env, args []string) error {
 	stopAnswering := answerApprovals(ctx, env, w, *approve)
 	res, callErr := w.CallTool(ctx, warren.CallRequest{
 		Name: name, Args: []byte(rawArgs), Workspace: *workspace,
-		Agent: *agent, Session: *session, Channel: "cli",
+		Agent: *agent, Session: *session, Channel: "cli", Sandbox: *sandboxFlag,
 	})
 	stopAnswering()
 	if *asJSON {

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/zalando/go-keyring"
@@ -180,4 +181,14 @@ func (b *Box) Open(sealed string) (string, error) {
 		return "", errors.New("secrets: cannot decrypt (wrong key or tampered value)")
 	}
 	return string(plain), nil
+}
+
+// DefaultKeyring returns the OS keychain, or nil where none can answer:
+// Linux without a D-Bus session (a headless box, CI) would otherwise try to
+// autolaunch a bus and stall.
+func DefaultKeyring() Keyring {
+	if runtime.GOOS == "linux" && os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
+		return nil
+	}
+	return OSKeyring{}
 }

@@ -32,11 +32,15 @@ func (w *Warren) Inventory(ctx context.Context, req InventoryRequest) ([]ToolInf
 	if err := w.checkProfileAgent(ctx, req.Profile, req.Agent); err != nil {
 		return nil, err
 	}
-	d, err := w.decision(req.Profile, req.Agent)
+	reg, err := w.registryFor(ctx, req.Agent)
 	if err != nil {
 		return nil, err
 	}
-	ts := w.registry.List()
+	d, err := w.decision(reg, req.Profile, req.Agent)
+	if err != nil {
+		return nil, err
+	}
+	ts := reg.List()
 	out := make([]ToolInfo, 0, len(ts))
 	for _, t := range ts {
 		info := t.Info()
@@ -50,7 +54,7 @@ func (w *Warren) Inventory(ctx context.Context, req InventoryRequest) ([]ToolInf
 			row.Schema = info.Schema.JSON()
 		}
 		if !row.Allowed {
-			row.Reason = w.denialReason(info.Name, req.Profile, req.Agent)
+			row.Reason = w.denialReason(reg, info.Name, req.Profile, req.Agent)
 		}
 		out = append(out, row)
 	}

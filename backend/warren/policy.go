@@ -29,11 +29,17 @@ type policyState struct {
 	mu        sync.Mutex
 	cfg       policy.Config
 	engine    *policy.Engine
-	decisions map[decisionKey]policy.Decision
-	toolGen   uint64
+	decisions map[decisionKey]cachedDecision
 }
 
 type decisionKey struct{ profile, agent string }
+
+// cachedDecision remembers which tool set a decision was computed for.
+type cachedDecision struct {
+	reg *tools.Registry
+	gen uint64
+	d   policy.Decision
+}
 
 func loadPolicy(ctx context.Context, s store.Settings) (*policyState, error) {
 	cfg := policy.Config{Profile: DefaultProfile}
@@ -51,7 +57,7 @@ func loadPolicy(ctx context.Context, s store.Settings) (*policyState, error) {
 	if err != nil {
 		return nil, fmt.Errorf("stored policy is invalid: %w", err)
 	}
-	return &policyState{cfg: cfg, engine: eng, decisions: map[decisionKey]policy.Decision{}}, nil
+	return &policyState{cfg: cfg, engine: eng, decisions: map[decisionKey]cachedDecision{}}, nil
 }
 
 func toolRefs(ts []tools.Tool) []policy.ToolRef {
@@ -63,43 +69,45 @@ func toolRefs(ts []tools.Tool) []policy.ToolRef {
 	return refs
 }
 
-// decision returns the cached allow set for a profile and agent.
-func (w *Warren) decision(profile, agent string) (policy.Decision, error) {
+// decision returns the allow set for a profile and agent over the agent's
+// registry, cached until the config or that registry's tool set changes.
+func (w *Warren) decision(reg *tools.Registry, profile, agent string) (policy.Decision, error) {
 	ps := w.policy
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
-	if g := w.registry.Generation(); g != ps.toolGen {
-		ps.decisions = map[decisionKey]policy.Decision{}
-		ps.toolGen = g
-	}
 	key := decisionKey{profile, agent}
-	if d, ok := ps.decisions[key]; ok {
-		return d, nil
+	gen := reg.Generation()
+	if c, ok := ps.decisions[key]; ok && c.reg == reg && c.gen == gen {
+		return c.d, nil
 	}
-	d, err := ps.engine.Filter(toolRefs(w.registry.List()), policy.Request{Profile: profile, Agent: agent})
+	d, err := ps.engine.Filter(toolRefs(reg.List()), policy.Request{Profile: profile, Agent: agent})
 	if err != nil {
 		return policy.Decision{}, err
 	}
-	ps.decisions[key] = d
+	ps.decisions[key] = cachedDecision{reg: reg, gen: gen, d: d}
 	return d, nil
 }
 
 // gate is the registry's policy check for every call.
 func (w *Warren) gate(ctx context.Context, info tools.Info) (bool, string) {
 	agent := tools.AgentFrom(ctx)
-	d, err := w.decision("", agent)
+	reg, err := w.registryFor(ctx, agent)
+	if err != nil {
+		return false, err.Error()
+	}
+	d, err := w.decision(reg, "", agent)
 	if err != nil {
 		return false, err.Error()
 	}
 	if d.Allowed(info.Name) {
 		return true, ""
 	}
-	return false, w.denialReason(info.Name, "", agent)
+	return false, w.denialReason(reg, info.Name, "", agent)
 }
 
 // denialReason names the step that removed a tool, for messages and the UI.
-func (w *Warren) denialReason(tool, profile, agent string) string {
-	x, err := w.Explain(tool, profile, agent)
+func (w *Warren) denialReason(reg *tools.Registry, tool, profile, agent string) string {
+	x, err := w.explain(reg, tool, profile, agent)
 	if err != nil {
 		return err.Error()
 	}
@@ -153,7 +161,7 @@ func (w *Warren) SetPolicy(ctx context.Context, cfg policy.Config) error {
 	}
 	w.policy.mu.Lock()
 	w.policy.cfg, w.policy.engine = cfg, eng
-	w.policy.decisions = map[decisionKey]policy.Decision{}
+	w.policy.decisions = map[decisionKey]cachedDecision{}
 	w.policy.mu.Unlock()
 	return nil
 }
@@ -192,12 +200,11 @@ func (w *Warren) checkProfileAgent(ctx context.Context, profile, agent string) e
 	return nil
 }
 
-// Explain reports which pipeline step kept or removed a tool.
-func (w *Warren) Explain(tool, profile, agent string) (policy.Explanation, error) {
+func (w *Warren) explain(reg *tools.Registry, tool, profile, agent string) (policy.Explanation, error) {
 	w.policy.mu.Lock()
 	eng := w.policy.engine
 	w.policy.mu.Unlock()
-	return eng.Explain(tool, toolRefs(w.registry.List()), policy.Request{Profile: profile, Agent: agent})
+	return eng.Explain(tool, toolRefs(reg.List()), policy.Request{Profile: profile, Agent: agent})
 }
 
 // ExplainTool is Explain with the profile and agent validated first.
@@ -205,10 +212,14 @@ func (w *Warren) ExplainTool(ctx context.Context, tool, profile, agent string) (
 	if err := w.checkProfileAgent(ctx, profile, agent); err != nil {
 		return policy.Explanation{}, err
 	}
-	if _, ok := w.registry.Get(tool); !ok {
+	reg, err := w.registryFor(ctx, agent)
+	if err != nil {
+		return policy.Explanation{}, err
+	}
+	if _, ok := reg.Get(tool); !ok {
 		return policy.Explanation{}, fmt.Errorf("%w %q (see `warren tools`)", policy.ErrUnknownTool, tool)
 	}
-	return w.Explain(tool, profile, agent)
+	return w.explain(reg, tool, profile, agent)
 }
 
 // CheckAgent returns an error naming the known agents when agent is unknown.

@@ -14,10 +14,12 @@ import (
 
 	"github.com/warren-dev/warren/backend/approvals"
 	"github.com/warren-dev/warren/backend/events"
+	"github.com/warren-dev/warren/backend/secrets"
 	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/tools"
 	"github.com/warren-dev/warren/tools/builtin"
 	"github.com/warren-dev/warren/tools/ratelimit"
+	"github.com/warren-dev/warren/tools/runtime"
 	"github.com/warren-dev/warren/tools/scrub"
 )
 
@@ -43,6 +45,10 @@ type Warren struct {
 	registry  *tools.Registry
 	policy    *policyState
 	approvals *approvals.Service
+	sandbox   *sandboxes
+	processes *runtime.Processes
+	custom    *customTools
+	box       *secrets.Box
 	workspace string
 	dataDir   string
 	log       *slog.Logger
@@ -97,6 +103,10 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 	if w.approvals, err = newApprovals(ctx, w.db, opts, w); err != nil {
 		return err
 	}
+	if w.sandbox, err = loadSandbox(ctx, w); err != nil {
+		return err
+	}
+	w.processes = runtime.NewProcesses()
 	w.registry = tools.NewRegistry(tools.Options{
 		Scrubber: w.scrubber,
 		Limiter:  ratelimit.New(rl),
@@ -105,17 +115,29 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		Gate:     w.gate,
 		Approver: w.approveTool,
 	})
-	return builtin.Register(w.registry, builtin.Deps{
+	shellDeps := runtime.Deps{Workspace: w.workspace, Runner: w.runnerFor, Approvals: w.approvals, Processes: w.processes}
+	err = builtin.Register(w.registry, builtin.Deps{
 		Workspace:    w.workspace,
 		CacheDir:     filepath.Join(w.dataDir, "cache"),
 		StateDir:     filepath.Join(w.dataDir, "state"),
 		ContextFiles: w.db,
 		Started:      time.Now(),
+		Runtime:      shellDeps,
 	})
+	if err != nil {
+		return err
+	}
+	return w.initCustomTools(ctx, runtime.NewShell(shellDeps))
 }
 
-// Close releases the database.
-func (w *Warren) Close() error { return w.db.Close() }
+// Close stops background commands, removes sandbox containers and
+// releases the database.
+func (w *Warren) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	w.closeSandbox(ctx)
+	return w.db.Close()
+}
 
 // Bus returns the event bus the UI subscribes to.
 func (w *Warren) Bus() *events.Bus { return w.bus }
@@ -141,6 +163,8 @@ type CallRequest struct {
 	User      string
 	Session   string
 	Channel   string
+	// Sandbox overrides where commands run: "podman", "host" or "".
+	Sandbox string
 }
 
 // CallTool runs one call through the full registry pipeline.
@@ -161,11 +185,15 @@ func (w *Warren) CallTool(ctx context.Context, req CallRequest) (tools.Result, e
 		}
 		req.Workspace = abs
 	}
-	return w.registry.ExecuteWithContext(ctx, tools.Call{
+	reg, err := w.registryFor(ctx, req.Agent)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	return reg.ExecuteWithContext(ctx, tools.Call{
 		Name: req.Name, Args: req.Args,
 		Context: tools.CallContext{
 			Channel: req.Channel, SandboxKey: req.Session, Workspace: req.Workspace,
-			Agent: req.Agent, User: req.User, PeerKind: "direct",
+			Agent: req.Agent, User: req.User, PeerKind: "direct", Sandbox: req.Sandbox,
 		},
 	})
 }

@@ -100,3 +100,5 @@ func TestInventoryAndGate(t *testing.T) {
 		t.Fatal("malformed policy accepted")
 	}
 }
+
+func storeAgent(key string) store.Agent { return store.Agent{Key: key, Type: store.AgentOpen} }

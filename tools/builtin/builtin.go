@@ -8,6 +8,7 @@ import (
 
 	"github.com/warren-dev/warren/tools"
 	"github.com/warren-dev/warren/tools/fs"
+	"github.com/warren-dev/warren/tools/runtime"
 	"github.com/warren-dev/warren/tools/system"
 )
 
@@ -21,6 +22,8 @@ type Deps struct {
 	ContextFiles fs.ContextFileStore
 	// Started is when Warren started.
 	Started time.Time
+	// Runtime wires exec and process (runners, approvals).
+	Runtime runtime.Deps
 }
 
 // Tools builds the static built-in tools.
@@ -41,7 +44,11 @@ func Tools(d Deps) ([]tools.Tool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("system tools: %w", err)
 	}
-	return append(fsTools, sysTools...), nil
+	rtTools, err := runtime.Tools(d.Runtime)
+	if err != nil {
+		return nil, fmt.Errorf("runtime tools: %w", err)
+	}
+	return append(append(fsTools, sysTools...), rtTools...), nil
 }
 
 // Register builds the built-in tools into r.

@@ -1,0 +1,177 @@
+package warren
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/warren-dev/warren/sandbox"
+	"github.com/warren-dev/warren/sandbox/podman"
+)
+
+// settingSandbox holds the SandboxSettings JSON.
+const settingSandbox = "sandbox"
+
+// Sandbox modes.
+const (
+	SandboxPodman = "podman"
+	SandboxHost   = "host"
+)
+
+// SandboxSettings say where agent commands run.
+type SandboxSettings struct {
+	// Mode is "podman" (default) or "host".
+	Mode string `json:"mode"`
+	// Fallback is "deny" (default) or "host": what happens when Podman is
+	// unavailable.
+	Fallback string `json:"fallback"`
+	// Image runs the containers; empty means the offline-built default.
+	Image string `json:"image,omitempty"`
+}
+
+// Validate checks the settings and fills defaults.
+func (s *SandboxSettings) Validate() error {
+	switch s.Mode {
+	case "":
+		s.Mode = SandboxPodman
+	case SandboxPodman, SandboxHost:
+	default:
+		return fmt.Errorf("sandbox mode %q: want %q or %q", s.Mode, SandboxPodman, SandboxHost)
+	}
+	fb, err := sandbox.ParseFallback(s.Fallback)
+	if err != nil {
+		return err
+	}
+	s.Fallback = string(fb)
+	return nil
+}
+
+// sandboxes owns the host runner and the lazily started Podman manager.
+type sandboxes struct {
+	host *sandbox.Host
+
+	mu       sync.Mutex
+	settings SandboxSettings
+	pod      *podman.Manager
+	podErr   error
+	podAt    time.Time
+}
+
+func loadSandbox(ctx context.Context, w *Warren) (*sandboxes, error) {
+	s := SandboxSettings{}
+	raw, ok, err := w.db.GetSetting(ctx, settingSandbox)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		if err := json.Unmarshal([]byte(raw), &s); err != nil {
+			return nil, fmt.Errorf("setting %q is not valid JSON: %w", settingSandbox, err)
+		}
+	}
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("setting %q: %w", settingSandbox, err)
+	}
+	return &sandboxes{host: &sandbox.Host{}, settings: s}, nil
+}
+
+// SandboxSettings returns the current settings.
+func (w *Warren) SandboxSettings() SandboxSettings {
+	w.sandbox.mu.Lock()
+	defer w.sandbox.mu.Unlock()
+	return w.sandbox.settings
+}
+
+// SetSandboxSettings validates, stores and applies new settings; a changed
+// image restarts the Podman manager on next use.
+func (w *Warren) SetSandboxSettings(ctx context.Context, s SandboxSettings) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	if err := w.db.SetSetting(ctx, settingSandbox, string(raw)); err != nil {
+		return err
+	}
+	sb := w.sandbox
+	sb.mu.Lock()
+	old := sb.pod
+	if old != nil && s.Image != sb.settings.Image {
+		sb.pod, sb.podErr = nil, nil
+	} else {
+		old = nil
+	}
+	sb.settings = s
+	sb.mu.Unlock()
+	if old != nil {
+		_ = old.Close(ctx)
+	}
+	return nil
+}
+
+// podman returns the manager, creating it on first use. A failure is
+// remembered for a few seconds so a missing Podman does not cost a
+// discovery per command.
+func (w *Warren) podman(ctx context.Context) (*podman.Manager, error) {
+	sb := w.sandbox
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if sb.pod != nil {
+		return sb.pod, nil
+	}
+	if sb.podErr != nil && time.Since(sb.podAt) < 5*time.Second {
+		return nil, sb.podErr
+	}
+	m, err := podman.New(ctx, podman.Options{Image: sb.settings.Image, Logger: w.log})
+	if err != nil {
+		sb.podErr, sb.podAt = fmt.Errorf("%w: %v", sandbox.ErrUnavailable, err), time.Now()
+		return nil, sb.podErr
+	}
+	sb.pod = m
+	return m, nil
+}
+
+// runnerFor picks where one call's commands run. An explicit "host" is the
+// user's choice (reported as host, not as a fallback).
+func (w *Warren) runnerFor(ctx context.Context, want string) (sandbox.Runner, error) {
+	s := w.SandboxSettings()
+	mode := s.Mode
+	if want != "" {
+		if want != SandboxPodman && want != SandboxHost {
+			return nil, fmt.Errorf("sandbox %q: want %q or %q", want, SandboxPodman, SandboxHost)
+		}
+		mode = want
+	}
+	if mode == SandboxHost {
+		return w.sandbox.host, nil
+	}
+	return &sandbox.Router{Sandbox: lazyPodman{w}, Host: w.sandbox.host, Fallback: sandbox.Fallback(s.Fallback)}, nil
+}
+
+// lazyPodman defers connecting to Podman until a command really runs.
+type lazyPodman struct{ w *Warren }
+
+func (l lazyPodman) Name() string { return SandboxPodman }
+
+func (l lazyPodman) Run(ctx context.Context, req sandbox.Request) (sandbox.Result, error) {
+	m, err := l.w.podman(ctx)
+	if err != nil {
+		return sandbox.Result{}, err
+	}
+	return m.Run(ctx, req)
+}
+
+// closeSandbox removes Warren's containers on exit.
+func (w *Warren) closeSandbox(ctx context.Context) {
+	w.processes.KillAll()
+	w.sandbox.mu.Lock()
+	pod := w.sandbox.pod
+	w.sandbox.pod = nil
+	w.sandbox.mu.Unlock()
+	if pod != nil {
+		_ = pod.Close(ctx)
+	}
+}
