@@ -20,7 +20,7 @@ DEV_TAGS  := dev,webkit2_41
 # Go files we format-check: everything but the frontend's node_modules.
 GO_FILES   = $(shell git ls-files --cached --others --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './frontend/*')
 
-.PHONY: setup frontend-deps frontend build run test fmt-check vet lint go-test frontend-test frontend-check \
+.PHONY: setup frontend-deps frontend build runner run test fmt-check vet lint go-test frontend-test frontend-check \
         e2e bench screenshot bindings icon clean help
 
 help: ## list the targets
@@ -40,9 +40,14 @@ frontend-deps: frontend/node_modules/.package-lock.json
 frontend: frontend-deps ## build the UI into frontend/dist (embedded by the Go binary)
 	cd frontend && $(NPM) run build --silent
 
-build: frontend ## build the desktop app: build/bin/warren
+build: frontend runner ## build the desktop app: build/bin/warren (+ build/bin/warren-runner)
 	$(GO) build -tags $(PROD_TAGS) -ldflags "-w -s" -o $(BIN) .
 	@echo "built $(BIN)"
+
+# The sandbox's PID-1 helper: static, so it runs in any image. Warren looks
+# for it next to its own binary.
+runner: ## build build/bin/warren-runner (static)
+	CGO_ENABLED=0 $(GO) build -ldflags "-w -s" -o build/bin/warren-runner ./sandbox/cmd/warren-runner
 
 run: build ## build, then open the window (needs a display)
 	@if [[ -z "$${DISPLAY:-}" && -z "$${WAYLAND_DISPLAY:-}" ]]; then \

@@ -150,6 +150,14 @@ func runTool(ctx context.Context, env Env, args []string) error {
 
 func printResult(env Env, res tools.Result) {
 	if res.IsError {
+		// The first line repeats the error; what follows (a command's
+		// output, say) is the tool's output and goes to stdout.
+		if _, rest, ok := strings.Cut(res.ForLLM, "\n"); ok && strings.TrimSpace(rest) != "" {
+			fmt.Fprint(env.Stdout, rest)
+			if !strings.HasSuffix(rest, "\n") {
+				fmt.Fprintln(env.Stdout)
+			}
+		}
 		fmt.Fprintf(env.Stderr, "error [%s]: %s\n", res.Error.Code, res.Error.Message)
 		return
 	}

@@ -112,10 +112,9 @@ func (w *Warren) SetSandboxSettings(ctx context.Context, s SandboxSettings) erro
 	return nil
 }
 
-// podman returns the manager, creating it on first use. A failure is
-// remembered for a few seconds so a missing Podman does not cost a
-// discovery per command.
-func (w *Warren) podman(ctx context.Context) (*podman.Manager, error) {
+// podman returns the manager, creating it on first use (it connects
+// lazily; a missing Podman shows up as sandbox.ErrUnavailable from Run).
+func (w *Warren) podman(_ context.Context) (*podman.Manager, error) {
 	sb := w.sandbox
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
@@ -125,7 +124,8 @@ func (w *Warren) podman(ctx context.Context) (*podman.Manager, error) {
 	if sb.podErr != nil && time.Since(sb.podAt) < 5*time.Second {
 		return nil, sb.podErr
 	}
-	m, err := podman.New(ctx, podman.Options{Image: sb.settings.Image, Logger: w.log})
+	// The manager's janitor lives as long as Warren, not as the first call.
+	m, err := podman.New(w.life, podman.Options{Image: sb.settings.Image, Logger: w.log})
 	if err != nil {
 		sb.podErr, sb.podAt = fmt.Errorf("%w: %v", sandbox.ErrUnavailable, err), time.Now()
 		return nil, sb.podErr
@@ -174,4 +174,42 @@ func (w *Warren) closeSandbox(ctx context.Context) {
 	if pod != nil {
 		_ = pod.Close(ctx)
 	}
+}
+
+// SandboxStatus is what the UI and `warren sandbox status` show.
+type SandboxStatus struct {
+	Settings SandboxSettings `json:"settings"`
+	// Podman is the Podman side; empty in host mode until first used.
+	Podman podman.Status `json:"podman"`
+}
+
+// SandboxStatus reports the settings and, in podman mode, the connection,
+// image, runner, live containers and warnings.
+func (w *Warren) SandboxStatus(ctx context.Context) (SandboxStatus, error) {
+	st := SandboxStatus{Settings: w.SandboxSettings()}
+	m, err := w.podman(ctx)
+	if err != nil {
+		return st, err
+	}
+	st.Podman = m.Status(ctx)
+	return st, nil
+}
+
+// PruneSandbox removes containers left by crashed Warren processes (all:
+// also those of other running Warren processes).
+func (w *Warren) PruneSandbox(ctx context.Context, all bool) ([]podman.Pruned, error) {
+	m, err := w.podman(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return m.Prune(ctx, all)
+}
+
+// BuildSandboxImage builds the sandbox image offline (or pulls from).
+func (w *Warren) BuildSandboxImage(ctx context.Context, from string) (podman.ImageReport, error) {
+	m, err := w.podman(ctx)
+	if err != nil {
+		return podman.ImageReport{}, err
+	}
+	return m.BuildImage(ctx, podman.ImageOptions{From: from})
 }

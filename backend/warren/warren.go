@@ -49,6 +49,9 @@ type Warren struct {
 	processes *runtime.Processes
 	custom    *customTools
 	box       *secrets.Box
+	// life ends at Close; background work (sandbox janitor) uses it.
+	life      context.Context
+	stopLife  context.CancelFunc
 	workspace string
 	dataDir   string
 	log       *slog.Logger
@@ -83,7 +86,9 @@ func Open(ctx context.Context, opts Options) (*Warren, error) {
 		db: db, bus: events.New(), scrubber: scrub.New(),
 		workspace: ws, dataDir: opts.DataDir, log: opts.Logger,
 	}
+	w.life, w.stopLife = context.WithCancel(context.WithoutCancel(ctx))
 	if err := w.init(ctx, opts); err != nil {
+		w.stopLife()
 		_ = db.Close()
 		return nil, err
 	}
@@ -136,6 +141,7 @@ func (w *Warren) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	w.closeSandbox(ctx)
+	w.stopLife()
 	return w.db.Close()
 }
 
