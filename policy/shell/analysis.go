@@ -1,6 +1,3 @@
-// Package shell decides whether a shell script may run, by parsing it with a
-// real shell parser and judging every command that would execute — not the raw
-// text. It is pure: no I/O, no globals, deterministic output.
 package shell
 
 import (

@@ -15,7 +15,8 @@ const MaxScriptBytes = 64 << 10
 // total work, and total text parsed (brace expansion can copy code strings).
 const (
 	maxDepth    = 8
-	maxSteps    = 200_000
+	maxNesting  = 200 // brackets deep; the parser recurses per level
+	maxSteps    = 50_000
 	maxParsed   = 1 << 20
 	maxFrames   = 64
 	maxFindings = 200
@@ -56,6 +57,8 @@ type analyzer struct {
 	parsed   int
 	nest     []string // code strings being analysed, outermost first (sh -c, eval)
 	spent    bool     // the step budget ran out (reported once)
+	parser   *syntax.Parser
+	printer  *syntax.Printer
 }
 
 // scope is one shell process: the script itself or a nested `sh -c` string.
@@ -64,12 +67,15 @@ type scope struct {
 	a         *analyzer
 	text      string               // source, for counting writes to variables
 	vars      map[string]string    // variables with one statically known value
-	writes    map[string]int       // cache of writeCount
+	writes    map[string]int       // writeCounts of text, computed on first use
 	noResolve bool                 // IFS or namerefs in play: never resolve variables
 	funcs     map[string]*funcInfo // defined functions by name
 	order     []string             // function names in definition order
 	frames    []frame              // function call stack
 	files     map[string]fileInfo  // files this script wrote, by base name
+	taints    map[string]flags     // variables assigned from downloads or decoders
+	aliases   map[string]field     // alias values by name
+	expanding map[string]bool      // aliases being expanded (they never recurse)
 }
 
 // fileInfo is what the script wrote to a file, so running it later is judged
@@ -98,9 +104,13 @@ type ctx struct {
 	up    flags // taint of what earlier pipeline stages write to this one's stdin
 }
 
-// step counts work; false means the budget is spent and walking should stop.
-func (a *analyzer) step() bool {
-	a.steps++
+// step counts a unit of work; false means the budget is spent and walking
+// should stop.
+func (a *analyzer) step() bool { return a.spend(1) }
+
+// spend counts n units of work.
+func (a *analyzer) spend(n int) bool {
+	a.steps += n
 	if a.steps <= maxSteps {
 		return true
 	}
@@ -157,20 +167,43 @@ func (s *scope) record(argv []field, in inv) {
 
 // parse parses bash source; failures become Ask findings.
 func (a *analyzer) parse(src, what string) (*syntax.File, bool) {
+	if what == "" {
+		what = "script"
+	}
 	a.parsed += len(src)
 	if a.parsed > maxParsed {
 		a.add(Finding{Category: Unanalysable, Verdict: Ask, Reason: "script too complex to analyse fully"})
 		return nil, false
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if nesting(src) > maxNesting {
+		a.add(Finding{Category: Unanalysable, Verdict: Ask, Reason: what + " is nested too deeply to analyse"})
+		return nil, false
+	}
+	if a.parser == nil {
+		a.parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	}
+	f, err := a.parser.Parse(strings.NewReader(src), "")
 	if err != nil {
-		if what == "" {
-			what = "script"
-		}
 		a.add(Finding{Category: Unanalysable, Verdict: Ask, Reason: "cannot parse " + what + ": " + err.Error()})
 		return nil, false
 	}
 	return f, true
+}
+
+// nesting is an upper bound on bracket depth, ignoring quotes; it keeps
+// pathological input away from the recursive parser.
+func nesting(src string) int {
+	depth, most := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', '{', '[', '`':
+			depth++
+			most = max(most, depth)
+		case ')', '}', ']':
+			depth = max(depth-1, 0)
+		}
+	}
+	return most
 }
 
 // child analyses src as a new shell process (the script, or sh -c text).
@@ -182,8 +215,7 @@ func (a *analyzer) child(src, what string, c ctx) stage {
 	defer a.leave(what)
 	s := &scope{
 		a: a, text: src,
-		vars: map[string]string{}, writes: map[string]int{},
-		funcs: map[string]*funcInfo{}, files: map[string]fileInfo{},
+		vars: map[string]string{}, funcs: map[string]*funcInfo{}, files: map[string]fileInfo{},
 		// A script that touches IFS can split words anywhere; don't guess.
 		noResolve: strings.Contains(src, "IFS"),
 	}

@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"slices"
 	"strings"
 )
 
@@ -18,7 +17,7 @@ func (s *scope) rules(base string, argv []field, in inv, st *stage) {
 	case "shutdown", "reboot", "poweroff", "halt", "init", "telinit", "systemctl", "loginctl", "kill", "killall5":
 		s.system(base, argv, in)
 	case "eval":
-		s.evalCode(joinFields(argv[1:]), a, in)
+		st.absorb(s.evalCode(joinFields(argv[1:]), a, in))
 	case "source", ".":
 		s.sourceCmd(argv, in, st)
 	case "trap":
@@ -30,6 +29,10 @@ func (s *scope) rules(base string, argv []field, in inv, st *stage) {
 		for _, f := range argv[1:] {
 			if name, val, ok := strings.Cut(f.s, "="); ok && !strings.HasPrefix(f.s, "-") {
 				s.code(withText(f, val), "alias "+name, true, a, in)
+				if s.aliases == nil {
+					s.aliases = map[string]field{}
+				}
+				s.aliases[name] = withText(f, val)
 			}
 		}
 	case "echo", "printf", "cat":
@@ -90,11 +93,12 @@ func (s *scope) shell(base string, argv []field, in inv, st *stage) {
 			name, val, eq := strings.Cut(v[2:], "=")
 			switch {
 			case name == "command": // fish
-				s.code(withText(f, val), base+" --command", false, a, in)
+				code := withText(f, val)
 				if !eq && i+1 < len(argv) {
 					i++
-					s.code(argv[i], base+" --command", false, a, in)
+					code = argv[i]
 				}
+				st.absorb(s.code(code, base+" --command", false, a, in))
 				return
 			case (name == "rcfile" || name == "init-file") && !eq:
 				i++
@@ -118,7 +122,7 @@ func (s *scope) shell(base string, argv []field, in inv, st *stage) {
 	switch {
 	case hasC:
 		if i < len(argv) {
-			s.code(argv[i], base+" -c", false, a, in)
+			st.absorb(s.code(argv[i], base+" -c", false, a, in))
 		}
 	case stdin || i >= len(argv) || isStdinPath(argv[i].s):
 		st.in |= fStdinCode | fStdinShell
@@ -151,129 +155,5 @@ func (s *scope) sourceCmd(argv []field, in inv, st *stage) {
 	case s.script(f, runner, true, true, a, in):
 	default:
 		s.find(Ask, OpaqueCode, a, in, runner+" runs "+f.s+" in this shell; its content is not analysed")
-	}
-}
-
-// interpSpec describes an interpreter's options.
-type interpSpec struct {
-	code     string   // short options whose value is inline code (python -c)
-	arg      string   // short options that take a value
-	rest     string   // short options whose value is the rest of the word only (perl -i.bak)
-	stop     string   // options after which no script or stdin is read (python -m, -V)
-	codeLong []string // long options whose value is inline code (node --eval)
-	argLong  []string // long options that take a value
-}
-
-// interpFamily maps an interpreter name (python3.12, nodejs) to its family.
-func interpFamily(base string) string {
-	switch strings.TrimRight(base, "0123456789.-") {
-	case "python", "pypy":
-		return "python"
-	case "perl":
-		return "perl"
-	case "ruby", "jruby", "truffleruby":
-		return "ruby"
-	case "node", "nodejs", "bun":
-		return "node"
-	case "php":
-		return "php"
-	case "lua", "luajit":
-		return "lua"
-	case "rscript", "r":
-		return "r"
-	case "osascript":
-		return "osascript"
-	case "pwsh", "powershell":
-		return "pwsh"
-	case "awk", "gawk", "mawk", "nawk":
-		return "awk"
-	}
-	return ""
-}
-
-func specFor(fam string) interpSpec {
-	switch fam {
-	case "python":
-		return interpSpec{code: "c", arg: "mWX", stop: "mVh", argLong: []string{"check-hash-based-pycs"}}
-	case "perl":
-		return interpSpec{code: "eE", rest: "iIMmxl0FCdD", stop: "vV"}
-	case "ruby":
-		return interpSpec{code: "e", arg: "rICEF", stop: "vh"}
-	case "node":
-		return interpSpec{code: "ep", arg: "r", stop: "vhc", codeLong: []string{"eval", "print"},
-			argLong: []string{"require", "import", "loader", "conditions"}}
-	case "php":
-		return interpSpec{code: "rBRE", arg: "cdzft", stop: "vhilmSs"}
-	case "lua":
-		return interpSpec{code: "e", arg: "l", stop: "v"}
-	case "r":
-		return interpSpec{code: "e"}
-	case "osascript":
-		return interpSpec{code: "e", arg: "ls"}
-	}
-	return interpSpec{}
-}
-
-// interp handles other languages: inline code is Ask, a script file runs,
-// and with no script the code comes from stdin.
-func (s *scope) interp(fam, base string, argv []field, in inv, st *stage) {
-	spec, a := specFor(fam), texts(argv)
-	stopped, inlined := false, false
-	i := 1
-	for ; i < len(argv); i++ {
-		f := argv[i]
-		v := f.s
-		if !f.known || f.operand || len(v) < 2 || v[0] != '-' {
-			break
-		}
-		if v == "--" {
-			i++
-			break
-		}
-		if name, val, eq := strings.Cut(strings.TrimPrefix(v, "--"), "="); strings.HasPrefix(v, "--") {
-			isCode := slices.Contains(spec.codeLong, name)
-			stopped = stopped || name == "version" || name == "help" || name == "check"
-			if !eq && (isCode || slices.Contains(spec.argLong, name)) && i+1 < len(argv) {
-				i++
-				val, f = argv[i].s, argv[i]
-			}
-			if isCode {
-				inlined = true
-				s.inline(withText(f, val), base+" --"+name, a, in)
-			}
-			continue
-		}
-		for j := 1; j < len(v); j++ {
-			c := v[j]
-			stopped = stopped || strings.IndexByte(spec.stop, c) >= 0
-			code := strings.IndexByte(spec.code, c) >= 0
-			if !code && strings.IndexByte(spec.arg, c) < 0 {
-				if strings.IndexByte(spec.rest, c) >= 0 {
-					break
-				}
-				continue
-			}
-			val := withText(f, v[j+1:])
-			if j+1 == len(v) && i+1 < len(argv) {
-				i++
-				val = argv[i]
-			}
-			if code {
-				inlined = true
-				s.inline(val, base+" -"+string(c), a, in)
-			} else if fam == "php" && c == 'f' {
-				s.script(val, base, false, false, a, in)
-				stopped = true
-			}
-			break
-		}
-	}
-	switch {
-	case inlined || stopped:
-	case i >= len(argv) || isStdinPath(argv[i].s):
-		st.in |= fStdinCode
-		st.runner, st.argv = base, a
-	default:
-		s.script(argv[i], base, false, false, a, in)
 	}
 }

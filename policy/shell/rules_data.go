@@ -12,18 +12,18 @@ func (s *scope) output(base string, argv []field, in inv, st *stage) {
 	args := argv[1:]
 	switch base {
 	case "echo":
-		escapes := false
 		for len(args) > 0 && args[0].known && len(args[0].s) > 1 && args[0].s[0] == '-' &&
 			strings.Trim(args[0].s[1:], "neE") == "" {
-			escapes = escapes || strings.Contains(args[0].s, "e")
 			args = args[1:]
 		}
 		j := joinFields(args)
 		switch {
 		case !j.known:
 			st.out |= fDynamic
-		case escapes && strings.Contains(j.s, `\`):
-			st.out |= fDecode // echo -e '\x72\x6d …'
+		case strings.Contains(j.s, `\`):
+			// echo -e '\x72\x6d', or dash's echo (sh on Debian), which
+			// decodes '\0162' without -e.
+			st.out |= fDecode
 		default:
 			st.text, st.hasText = j.s+"\n", true
 		}
@@ -196,114 +196,4 @@ func urlBase(u string) string {
 		return u[i+1:]
 	}
 	return "index.html"
-}
-
-// deno runs remote modules directly: deno run https://… is remote code execution.
-func (s *scope) deno(argv []field, in inv) {
-	ops := operands(argv, 1)
-	if len(ops) < 2 {
-		return
-	}
-	a := texts(argv)
-	switch ops[0].s {
-	case "eval":
-		s.inline(ops[1], "deno eval", a, in)
-	case "run", "install", "x":
-		for _, f := range ops[1:] {
-			if strings.HasPrefix(f.s, "http://") || strings.HasPrefix(f.s, "https://") {
-				s.find(Deny, RemoteCodeExec, a, in, "deno "+ops[0].s+" executes a remote script")
-				return
-			}
-		}
-	}
-}
-
-// awk programs are usually harmless text processing; they are Ask only when
-// they run commands, and Deny when they open gawk network sockets.
-func (s *scope) awk(base string, argv []field, in inv) {
-	p := parseOpts(argv, optSpec{short: "fvFeilE", long: []string{"file", "assign", "field-separator", "source", "include", "load", "exec"}})
-	var progs []field
-	if v, ok := p.val("e", "source"); ok {
-		progs = append(progs, v)
-	}
-	if !p.has("f", "file", "E", "exec") && len(progs) == 0 && p.next < len(argv) {
-		progs = append(progs, argv[p.next])
-	}
-	a := texts(argv)
-	for _, prog := range progs {
-		switch {
-		case s.taintedCode(prog, base, a, in):
-		case strings.Contains(prog.s, "/inet/"):
-			s.find(Deny, ReverseShell, a, in, base+" program opens a network connection (/inet/)")
-		case !prog.known:
-			s.find(Ask, OpaqueCode, a, in, base+" program is only known at run time")
-		case awkRunsCommands(prog.s):
-			s.find(Ask, OpaqueCode, a, in, base+" program runs commands (system or pipes)")
-		}
-	}
-}
-
-func awkRunsCommands(p string) bool {
-	if strings.Contains(p, "system") {
-		return true
-	}
-	p = strings.ReplaceAll(p, "||", "")
-	return strings.Contains(p, "|")
-}
-
-// pwsh: -EncodedCommand hides code (Deny); -Command is inline code (Ask).
-func (s *scope) pwsh(base string, argv []field, in inv, st *stage) {
-	a := texts(argv)
-	for i := 1; i < len(argv); i++ {
-		l := strings.ToLower(argv[i].s)
-		name := strings.TrimLeft(l, "-/")
-		switch {
-		case !strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "/"):
-			if !strings.HasSuffix(l, ".ps1") {
-				s.inline(joinFields(argv[i:]), base, a, in)
-			}
-			return
-		case name == "e" || name == "ec" || (len(name) > 1 && strings.HasPrefix("encodedcommand", name)):
-			s.find(Deny, EvalInjection, a, in, base+" "+argv[i].s+" runs base64-encoded code")
-			return
-		case name != "" && strings.HasPrefix("command", name):
-			if code := joinFields(argv[min(i+1, len(argv)):]); code.s == "-" {
-				st.in |= fStdinCode
-				st.runner, st.argv = base, a
-			} else {
-				s.inline(code, base+" "+argv[i].s, a, in)
-			}
-			return
-		case name != "" && strings.HasPrefix("file", name):
-			return
-		case strings.HasPrefix("executionpolicy", name) && len(name) > 1, name == "w" || strings.HasPrefix("windowstyle", name),
-			strings.HasPrefix("workingdirectory", name) || name == "wd", name == "v" || strings.HasPrefix("version", name),
-			strings.HasPrefix("outputformat", name) && len(name) > 0 && name[0] == 'o',
-			strings.HasPrefix("inputformat", name) && len(name) > 0 && name[0] == 'i',
-			strings.HasPrefix("configurationname", name) && len(name) > 2,
-			strings.HasPrefix("settingsfile", name) && len(name) > 1:
-			i++
-		}
-	}
-}
-
-// reverseShellCode spots the classic one-line reverse shells in inline
-// code: a socket plus a way to run a shell or duplicate descriptors.
-func reverseShellCode(code string) bool {
-	c := strings.ToLower(code)
-	net := false
-	for _, k := range []string{"socket", "fsockopen", "/dev/tcp/", "/dev/udp/", "/inet/", "net.connect",
-		"createconnection", "require('net')", `require("net")`, "tcpclient", "io::socket"} {
-		net = net || strings.Contains(c, k)
-	}
-	if !net {
-		return false
-	}
-	for _, k := range []string{"/bin/sh", "/bin/bash", "cmd.exe", "pty", "dup2", "subprocess", "child_process",
-		"proc_open", "popen", "exec", "spawn", "system(", "shell_exec", "passthru"} {
-		if strings.Contains(c, k) {
-			return true
-		}
-	}
-	return false
 }

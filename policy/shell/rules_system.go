@@ -45,7 +45,7 @@ func (s *scope) rm(argv []field, in inv) {
 		s.find(Deny, DestructiveFileOp, a, in, "rm with --no-preserve-root")
 	case unknown != nil:
 		// rm $OPTS x: the value could be -rf, so a human should look.
-		s.find(Ask, Unanalysable, a, in, "rm argument "+unknown.s+" is only known at run time and could add -r -f")
+		s.find(Ask, Unanalysable, a, in, "rm argument "+unknown.s+" is only known at run time and could add -r -f (put -- before file names)")
 	}
 }
 

@@ -30,6 +30,10 @@ func (s *scope) run(argv []field, in inv) stage {
 		return stage{out: name.sub & taint, argv: texts(argv)}
 	}
 	base := commandBase(name.s)
+	if v, ok := s.aliases[name.s]; ok && len(in.via) == 0 && !s.expanding[name.s] {
+		s.record(argv, in)
+		return s.alias(v, argv, in)
+	}
 	var st stage
 	recorded := false
 	// Functions shadow commands, but only for direct calls: env, sudo,
@@ -55,10 +59,11 @@ func (s *scope) run(argv []field, in inv) stage {
 		}
 	}
 	s.rules(base, argv, in, &cmd)
-	if in.stdinArgs && cmd.in&fStdinCode == 0 && (isShell(base) || interpFamily(base) != "" || base == "eval") {
-		// xargs sh -c / xargs python -c: the code comes from stdin.
+	if n := len(argv); in.stdinArgs && n > 2 && argv[n-1].operand && strings.HasPrefix(argv[n-2].s, "-") &&
+		(isShell(base) || interpFamily(base) != "") {
+		// xargs sh -c / xargs python -c: the code itself comes from stdin.
 		cmd.in |= fStdinCode
-		cmd.runner = "xargs " + base
+		cmd.runner, cmd.argv = "xargs "+base, texts(argv)
 	}
 	if strings.ContainsRune(name.s, '/') {
 		s.ranFile(name, "", true, false, cmd.argv, in) // ./install.sh after curl -o install.sh
@@ -95,33 +100,56 @@ func commandBase(name string) string {
 
 // code judges text that a shell parses and runs: same is true when it runs
 // in the current shell (eval, trap, alias) rather than a new one (sh -c).
-func (s *scope) code(f field, what string, same bool, argv []string, in inv) {
-	if f.known {
-		if same {
-			s.same(f.s, what, in.c)
-		} else {
-			s.a.child(f.s, what, ctx{})
-		}
-		return
+// The result says whether the code reads commands from its stdin.
+func (s *scope) code(f field, what string, same bool, argv []string, in inv) stage {
+	var st stage
+	switch {
+	case f.known && same:
+		st = s.same(f.s, what, in.c)
+	case f.known:
+		st = s.a.child(f.s, what, ctx{})
+	case s.taintedCode(f, what, argv, in):
+	default:
+		s.find(Ask, Unanalysable, argv, in, what+" runs text only known at run time ("+short(f.s)+")")
+		// Best effort: judge the text with its expansions left in place,
+		// so sh -c "rm -rf $DIR" is still denied.
+		st = s.a.child(s.source(f), what, ctx{})
 	}
-	if s.taintedCode(f, what, argv, in) {
-		return
+	return stdinOf(st)
+}
+
+// stdinOf keeps what a nested script does with the stdin it inherits.
+func stdinOf(st stage) stage {
+	return stage{in: st.in & (fStdinCode | fStdinShell | fNetSink), runner: st.runner, argv: st.argv}
+}
+
+// alias expands a call to an alias in the current shell; aliases are also
+// judged when defined, but the arguments matter too (alias x=rm; x -rf y).
+func (s *scope) alias(v field, argv []field, in inv) stage {
+	name := argv[0].s
+	if s.expanding == nil {
+		s.expanding = map[string]bool{}
 	}
-	s.find(Ask, Unanalysable, argv, in, what+" runs text only known at run time ("+short(f.s)+")")
-	// Best effort: judge the text with its expansions left in place, so
-	// sh -c "rm -rf $DIR" is still denied.
-	s.a.child(s.source(f), what, ctx{})
+	s.expanding[name] = true
+	defer delete(s.expanding, name)
+	code := joinFields(append([]field{v}, argv[1:]...))
+	code.s = v.s + " " + quoteFields(argv[1:])
+	return s.code(code, "alias "+name, true, texts(argv), in)
 }
 
 // evalCode judges eval's arguments, which run in the current shell.
-func (s *scope) evalCode(f field, argv []string, in inv) {
+func (s *scope) evalCode(f field, argv []string, in inv) stage {
 	if f.known {
-		s.same(f.s, "eval", in.c)
-		return
+		return stdinOf(s.same(f.s, "eval", in.c))
 	}
-	if !s.taintedCode(f, "eval", argv, in) {
+	switch {
+	case s.taintedCode(f, "eval", argv, in):
+	case f.partial:
+		s.find(Ask, Unanalysable, argv, in, "eval of text too large to analyse")
+	default:
 		s.find(Deny, EvalInjection, argv, in, "eval of text only known at run time ("+short(f.s)+")")
 	}
+	return stage{}
 }
 
 // taintedCode denies code that comes from a download or a decoder.

@@ -13,15 +13,18 @@ func unescapeBare(v string) (string, bool) {
 		return v, false
 	}
 	var b strings.Builder
-	glob := false
+	glob, open := false, false
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		switch {
 		case c == '\\' && i+1 < len(v):
 			i++
 			b.WriteByte(v[i])
-		case c == '*' || c == '?' || c == '[':
+		case c == '*' || c == '?' || (c == ']' && open):
 			glob = true
+			b.WriteByte(c)
+		case c == '[': // only a glob with a closing ] ([ alone is test)
+			open = true
 			b.WriteByte(c)
 		default:
 			b.WriteByte(c)

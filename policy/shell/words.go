@@ -16,6 +16,7 @@ type field struct {
 	literal bool         // written literally, with no expansion at all
 	glob    bool         // contains unquoted glob characters
 	operand bool         // supplied by xargs from stdin: never an option
+	partial bool         // the analyser gave up expanding it (budget, huge brace expansion)
 	sub     flags        // what substitutions inside the word produce
 	word    *syntax.Word // source, to re-render code strings that are not known
 }
@@ -36,6 +37,7 @@ func joinFields(fs []field) field {
 	for _, f := range fs {
 		j.known = j.known && f.known
 		j.literal = j.literal && f.literal
+		j.partial = j.partial || f.partial
 		j.sub |= f.sub
 	}
 	return j
@@ -47,6 +49,11 @@ const maxBraceWords = 64
 // fields expands one word: substitutions are analysed (once), then braces
 // are expanded and each result is rendered.
 func (s *scope) fields(w *syntax.Word, c ctx) []field {
+	if len(w.Parts) == 1 { // fast path for the common plain word
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "{\\*?[") {
+			return []field{{s: l.Value, known: true, literal: true, word: w}}
+		}
+	}
 	sub := s.substs(w, c)
 	cp := &syntax.Word{Parts: slices.Clone(w.Parts)}
 	if !syntax.SplitBraces(cp) {
@@ -55,8 +62,10 @@ func (s *scope) fields(w *syntax.Word, c ctx) []field {
 	var out []field
 	n := 0
 	for bw, err := range expand.BracesSeq(nil, cp) {
-		if err != nil || n == maxBraceWords {
-			out = append(out, field{s: "{…}", sub: sub, word: w})
+		// Each expanded word costs several steps: expansion allocates a lot.
+		if err != nil || n == maxBraceWords || !s.a.spend(8) {
+			out = append(out, field{s: "{…}", sub: sub, word: w, partial: true})
+			s.find(Ask, Unanalysable, nil, inv{}, "brace expansion too large to analyse")
 			break
 		}
 		n++
@@ -100,25 +109,29 @@ func (s *scope) expand(w *syntax.Word, sub flags, whole bool) []field {
 		return []field{f}
 	}
 	var out []field
-	cur, started := "", false
+	var cur strings.Builder
+	started := false
 	for _, g := range segs {
 		if !g.split {
-			cur, started = cur+g.text, true
+			cur.WriteString(g.text)
+			started = true
 			continue
 		}
 		for _, r := range g.text {
 			if r == ' ' || r == '\t' || r == '\n' {
 				if started {
-					out = append(out, withText(f, cur))
+					out = append(out, withText(f, cur.String()))
 				}
-				cur, started = "", false
+				cur.Reset()
+				started = false
 				continue
 			}
-			cur, started = cur+string(r), true
+			cur.WriteRune(r)
+			started = true
 		}
 	}
 	if started {
-		out = append(out, withText(f, cur))
+		out = append(out, withText(f, cur.String()))
 	}
 	return out
 }
@@ -155,7 +168,10 @@ func (s *scope) part(p syntax.WordPart, quoted, hdoc bool, f *field, segs []seg)
 			return append(segs, seg{text: v, split: !quoted && !hdoc})
 		}
 		f.known = false
-		return append(segs, seg{text: printNode(p)})
+		if p.Param != nil {
+			f.sub |= s.taints[p.Param.Value]
+		}
+		return append(segs, seg{text: s.a.printNode(p)})
 	case *syntax.CmdSubst:
 		f.literal = false
 		if name, ok := whichSubst(p); ok {
@@ -175,129 +191,4 @@ func (s *scope) part(p syntax.WordPart, quoted, hdoc bool, f *field, segs []seg)
 	}
 	f.literal, f.known = false, false
 	return append(segs, seg{text: "…"})
-}
-
-// resolve returns the value of $NAME when the script assigns it exactly once,
-// to a literal, unconditionally, before this use.
-func (s *scope) resolve(p *syntax.ParamExp) (string, bool) {
-	if s.noResolve || p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil ||
-		p.Slice != nil || p.Repl != nil || p.Exp != nil || p.Names != 0 || p.Flags != nil ||
-		p.NestedParam != nil || len(p.Modifiers) > 0 {
-		return "", false
-	}
-	v, ok := s.vars[p.Param.Value]
-	if !ok || s.writeCount(p.Param.Value) != 1 {
-		return "", false
-	}
-	return v, true
-}
-
-// writeCount counts mentions of name in the source that could write it:
-// name=, read name, for name, eval text, (( name++ ))… Plain reads ($name,
-// ${name…}) do not count, so only a count of one is trusted.
-func (s *scope) writeCount(name string) int {
-	if n, ok := s.writes[name]; ok {
-		return n
-	}
-	n := 0
-	for i := 0; ; {
-		j := strings.Index(s.text[i:], name)
-		if j < 0 {
-			break
-		}
-		j += i
-		end := j + len(name)
-		i = end
-		if (j > 0 && isNameByte(s.text[j-1])) || (end < len(s.text) && isNameByte(s.text[end])) {
-			continue
-		}
-		// Parts of paths, options and words (./x/a, -a, a.txt) are never writes.
-		if (j > 0 && strings.IndexByte("/.-:@%,~^", s.text[j-1]) >= 0) ||
-			(end < len(s.text) && strings.IndexByte("/.", s.text[end]) >= 0) {
-			continue
-		}
-		pre := s.text[:j]
-		if strings.HasSuffix(pre, "$") || strings.HasSuffix(pre, "${") ||
-			strings.HasSuffix(pre, "${#") || strings.HasSuffix(pre, "${!") {
-			continue
-		}
-		n++
-	}
-	s.writes[name] = n
-	return n
-}
-
-func isNameByte(b byte) bool {
-	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
-}
-
-// whichSubst resolves $(which X), $(command -v X) and $(type -P X) to X:
-// a common way to hide a command name that still names a known program.
-func whichSubst(cs *syntax.CmdSubst) (string, bool) {
-	if len(cs.Stmts) != 1 {
-		return "", false
-	}
-	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Assigns) > 0 {
-		return "", false
-	}
-	var args []string
-	for _, w := range ce.Args {
-		v := w.Lit()
-		if v == "" {
-			return "", false
-		}
-		args = append(args, v)
-	}
-	switch {
-	case len(args) == 2 && (args[0] == "which" || args[0] == "whereis"):
-		return args[1], true
-	case len(args) == 3 && args[0] == "command" && args[1] == "-v",
-		len(args) == 3 && args[0] == "type" && (args[1] == "-P" || args[1] == "-p"):
-		return args[2], true
-	}
-	return "", false
-}
-
-// printNode renders a node as shell source (used for placeholders and for
-// re-parsing code strings that contain expansions).
-func printNode(n syntax.Node) string {
-	var b strings.Builder
-	if err := syntax.NewPrinter(syntax.Minify(true)).Print(&b, n); err != nil {
-		return "…"
-	}
-	return b.String()
-}
-
-// source renders a code word as the text the inner shell would parse, with
-// unknown expansions left as shell syntax so they are analysed too.
-func (s *scope) source(f field) string {
-	if f.word == nil {
-		return f.s
-	}
-	var b strings.Builder
-	var walk func(parts []syntax.WordPart, quoted bool)
-	walk = func(parts []syntax.WordPart, quoted bool) {
-		for _, p := range parts {
-			switch p := p.(type) {
-			case *syntax.DblQuoted:
-				walk(p.Parts, true)
-			case *syntax.Lit, *syntax.SglQuoted:
-				var tmp field
-				for _, g := range s.part(p, quoted, false, &tmp, nil) {
-					b.WriteString(g.text)
-				}
-			case *syntax.ParamExp:
-				if v, ok := s.resolve(p); ok {
-					b.WriteString(v)
-				} else {
-					b.WriteString(printNode(p))
-				}
-			default:
-				b.WriteString(printNode(p))
-			}
-		}
-	}
-	walk(f.word.Parts, false)
-	return b.String()
 }

@@ -134,8 +134,7 @@ func (s *scope) unwrap(base string, argv []field, in inv) (stage, bool) {
 		}
 		if cmd != nil {
 			s.record(argv, in)
-			s.code(*cmd, base+" -c", false, a, in)
-			return stage{}, true
+			return s.code(*cmd, base+" -c", false, a, in), true
 		}
 		if p := parseOpts(argv, optSpec{short: "ugGsw"}); base == "runuser" && p.has("u") {
 			return s.inner(base, argv, p.next, in), true
@@ -161,14 +160,12 @@ func (s *scope) unwrap(base string, argv []field, in inv) (stage, bool) {
 			return s.inner(base, argv, p.next, in), true
 		}
 		s.record(argv, in)
-		s.code(joinFields(argv[p.next:]), "watch", false, a, in)
-		return stage{}, true
+		return s.code(joinFields(argv[p.next:]), "watch", false, a, in), true
 	case "script":
 		p := parseOpts(argv, optSpec{short: "cEIOTBm", long: []string{"command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format"}})
 		if v, ok := p.val("c", "command"); ok {
 			s.record(argv, in)
-			s.code(v, "script -c", false, a, in)
-			return stage{}, true
+			return s.code(v, "script -c", false, a, in), true
 		}
 		return s.interactive(base, argv, in), true
 	case "flock":
@@ -176,13 +173,11 @@ func (s *scope) unwrap(base string, argv []field, in inv) (stage, bool) {
 		i := p.next + 1 // the lock file
 		if v, ok := p.val("c", "command"); ok {
 			s.record(argv, in)
-			s.code(v, "flock -c", false, a, in)
-			return stage{}, true
+			return s.code(v, "flock -c", false, a, in), true
 		}
 		if i+1 < len(argv) && (argv[i].s == "-c" || argv[i].s == "--command") {
 			s.record(argv, in)
-			s.code(argv[i+1], "flock -c", false, a, in)
-			return stage{}, true
+			return s.code(argv[i+1], "flock -c", false, a, in), true
 		}
 		return s.inner(base, argv, i, in), true
 	case "cmd":
