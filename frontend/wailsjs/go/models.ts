@@ -22,6 +22,86 @@ export namespace app {
 	        this.duration_ms = source["duration_ms"];
 	    }
 	}
+	export class SandboxContainer {
+	    key: string;
+	    id: string;
+	    image: string;
+	    state: string;
+	    age_seconds: number;
+	    idle_seconds: number;
+	    workspace: string;
+	    network: boolean;
+	    mine: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SandboxContainer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.id = source["id"];
+	        this.image = source["image"];
+	        this.state = source["state"];
+	        this.age_seconds = source["age_seconds"];
+	        this.idle_seconds = source["idle_seconds"];
+	        this.workspace = source["workspace"];
+	        this.network = source["network"];
+	        this.mine = source["mine"];
+	    }
+	}
+	export class SandboxStatus {
+	    mode: string;
+	    fallback: string;
+	    available: boolean;
+	    socket: string;
+	    rootless: boolean;
+	    image: string;
+	    image_ready: boolean;
+	    runtime: string;
+	    runner: string;
+	    containers: SandboxContainer[];
+	    warnings: string[];
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SandboxStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mode = source["mode"];
+	        this.fallback = source["fallback"];
+	        this.available = source["available"];
+	        this.socket = source["socket"];
+	        this.rootless = source["rootless"];
+	        this.image = source["image"];
+	        this.image_ready = source["image_ready"];
+	        this.runtime = source["runtime"];
+	        this.runner = source["runner"];
+	        this.containers = this.convertValues(source["containers"], SandboxContainer);
+	        this.warnings = source["warnings"];
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 
@@ -130,6 +210,39 @@ export namespace approvals {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace custom {
+	
+	export class Definition {
+	    name: string;
+	    description: string;
+	    parameters: any;
+	    command: string;
+	    timeout_seconds?: number;
+	    enabled: boolean;
+	    agent?: string;
+	    env?: Record<string, string>;
+	    env_keys?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Definition(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.parameters = source["parameters"];
+	        this.command = source["command"];
+	        this.timeout_seconds = source["timeout_seconds"];
+	        this.enabled = source["enabled"];
+	        this.agent = source["agent"];
+	        this.env = source["env"];
+	        this.env_keys = source["env_keys"];
+	    }
 	}
 
 }

@@ -26,6 +26,18 @@ export function CallTool(arg1, arg2, arg3) {
   return window['go']['app']['App']['CallTool'](arg1, arg2, arg3);
 }
 
+export function CustomToolProblems() {
+  return window['go']['app']['App']['CustomToolProblems']();
+}
+
+export function CustomTools() {
+  return window['go']['app']['App']['CustomTools']();
+}
+
+export function DeleteCustomTool(arg1, arg2) {
+  return window['go']['app']['App']['DeleteCustomTool'](arg1, arg2);
+}
+
 export function DialogsEnabled() {
   return window['go']['app']['App']['DialogsEnabled']();
 }
@@ -42,8 +54,20 @@ export function Profiles() {
   return window['go']['app']['App']['Profiles']();
 }
 
+export function PruneSandbox() {
+  return window['go']['app']['App']['PruneSandbox']();
+}
+
 export function RevokeApproval(arg1) {
   return window['go']['app']['App']['RevokeApproval'](arg1);
+}
+
+export function SandboxStatus() {
+  return window['go']['app']['App']['SandboxStatus']();
+}
+
+export function SaveCustomTool(arg1) {
+  return window['go']['app']['App']['SaveCustomTool'](arg1);
 }
 
 export function SetActiveProfile(arg1) {
@@ -56,6 +80,10 @@ export function SetApprovalMode(arg1) {
 
 export function SetDialogsEnabled(arg1) {
   return window['go']['app']['App']['SetDialogsEnabled'](arg1);
+}
+
+export function SetSandboxSettings(arg1, arg2, arg3) {
+  return window['go']['app']['App']['SetSandboxSettings'](arg1, arg2, arg3);
 }
 
 export function Tools(arg1, arg2) {
