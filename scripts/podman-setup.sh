@@ -116,9 +116,6 @@ if answers; then
 else
   log=$home/podman-service.log
   say "starting $USER_NAME's podman system service on $sock (log: $log)"
-  # Migrate first: a half-initialised rootless store (e.g. after a crash)
-  # otherwise fails every later call with a stale pause process.
-  as_user podman system migrate >/dev/null 2>&1 || true
   as_user setsid podman system service --time=0 "$host" </dev/null >>"$log" 2>&1 &
   for _ in $(seq 100); do # the socket file appears once it listens
     [[ -S $sock ]] && break

@@ -88,7 +88,7 @@ func (a *api) do(ctx context.Context, method, endpoint string, query url.Values,
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	return resp.Process(out)
 }
 
@@ -170,7 +170,7 @@ func (a *api) importImage(ctx context.Context, rootfs io.Reader, ref string, cha
 	if err != nil {
 		return "", err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	var out struct {
 		ID string `json:"Id"`
 	}
@@ -184,7 +184,7 @@ func (a *api) pull(ctx context.Context, ref string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	if !resp.IsSuccess() {
 		return "", resp.Process(nil)
 	}
@@ -216,4 +216,9 @@ func (a *api) pull(ctx context.Context, ref string) (string, error) {
 
 func (a *api) tag(ctx context.Context, id, repo, tag string) error {
 	return a.do(ctx, http.MethodPost, "/images/%s/tag", url.Values{"repo": {repo}, "tag": {tag}}, nil, nil, id)
+}
+
+// removeImage deletes an image (tests clean up what they build).
+func (a *api) removeImage(ctx context.Context, ref string) error {
+	return a.do(ctx, http.MethodDelete, "/images/%s", url.Values{"force": {"true"}}, nil, nil, ref)
 }

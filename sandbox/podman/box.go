@@ -130,11 +130,7 @@ func (m *Manager) remove(ctx context.Context, b *box) error {
 	if b.id == "" {
 		return nil
 	}
-	s, err := m.session(ctx)
-	if err == nil {
-		err = s.api.remove(ctx, b.id)
-		m.dropSession(s, err)
-	}
+	err := m.withAPI(ctx, func(s *session) error { return s.api.remove(ctx, b.id) })
 	if rerr := os.RemoveAll(b.runDir); rerr != nil {
 		err = errors.Join(err, rerr)
 	}
@@ -145,18 +141,14 @@ func (m *Manager) remove(ctx context.Context, b *box) error {
 // create makes, starts and waits for one container. Its errors wrap
 // sandbox.ErrUnavailable: the sandbox could not run anything.
 func (m *Manager) create(ctx context.Context, b *box) error {
-	err := m.createBox(ctx, b)
+	err := m.withAPI(ctx, func(s *session) error { return m.createBox(ctx, s, b) })
 	if err != nil && !errors.Is(err, sandbox.ErrUnavailable) {
 		err = fmt.Errorf("%w: %w", sandbox.ErrUnavailable, err)
 	}
 	return err
 }
 
-func (m *Manager) createBox(ctx context.Context, b *box) error {
-	s, err := m.session(ctx)
-	if err != nil {
-		return err
-	}
+func (m *Manager) createBox(ctx context.Context, s *session, b *box) error {
 	if s.runnerErr != nil {
 		return s.runnerErr
 	}
@@ -193,14 +185,13 @@ func (m *Manager) createBox(ctx context.Context, b *box) error {
 		m.createMu.Unlock()
 	}
 	if err != nil {
-		m.dropSession(s, err)
 		_ = os.RemoveAll(b.runDir)
 		return fmt.Errorf("create container: %w", err)
 	}
 	b.id, b.created = id, time.Now()
 	for _, w := range created {
 		// Podman's own note about limits on cgroup v1 repeats ours.
-		if !(len(warnings) > 0 && w == "Resource limits are not supported and ignored on cgroups V1 rootless systems") {
+		if len(warnings) == 0 || w != "Resource limits are not supported and ignored on cgroups V1 rootless systems" {
 			warnings = append(warnings, w)
 		}
 	}
@@ -268,7 +259,6 @@ func (m *Manager) ensureImage(ctx context.Context, s *session) error {
 	}
 	ok, err := s.api.imageExists(ctx, m.opts.Image)
 	if err != nil {
-		m.dropSession(s, err)
 		return fmt.Errorf("check image %s: %w", m.opts.Image, err)
 	}
 	if !ok && m.opts.Image != DefaultImage {

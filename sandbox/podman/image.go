@@ -85,7 +85,7 @@ func (m *Manager) buildImage(ctx context.Context, s *session, opts ImageOptions)
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(writeRootfs(pw, bb, applets)) }()
 	id, err := s.api.importImage(ctx, pr, ref, imageChanges)
-	pr.CloseWithError(errors.New("import finished")) // unblocks the writer on failure
+	_ = pr.CloseWithError(errors.New("import finished")) // unblocks the writer on failure
 	if err != nil {
 		return ImageReport{}, fmt.Errorf("import %s: %w", ref, err)
 	}

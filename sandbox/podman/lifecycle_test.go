@@ -223,3 +223,34 @@ func TestStartService(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildImage builds the offline image under a test tag, runs a
+// sandbox from it, and checks that --from fails cleanly without a registry.
+func TestBuildImage(t *testing.T) {
+	t.Parallel()
+	ref := "localhost/warren-sandbox-test:" + randomHex(4)
+	m := newManager(t, Options{Image: ref})
+	rep, err := m.BuildImage(context.Background(), ImageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if s, err := m.session(context.Background()); err == nil {
+			_ = s.api.removeImage(context.Background(), ref)
+		}
+	})
+	if rep.Image != ref || rep.ID == "" || !strings.HasPrefix(rep.Source, "busybox-static") {
+		t.Fatalf("report %+v", rep)
+	}
+	res := run(t, m, sandbox.Request{Key: "img", Argv: sh("ls -ld /tmp /workspace | cut -c1-10; readlink /usr/bin/env; cat /etc/passwd | head -1")})
+	if res.Stdout != "drwxrwxrwt\ndrwxr-xr-x\n/bin/busybox\nroot:x:0:0:root:/root:/bin/sh\n" {
+		t.Fatalf("image contents: %q", res.Stdout)
+	}
+	if _, err := m.BuildImage(context.Background(), ImageOptions{Image: ref + "-pulled", From: "localhost:1/none:latest"}); err == nil {
+		t.Fatal("pull from nowhere succeeded")
+	}
+	missing := newManager(t, Options{Image: "localhost/warren-no-such-image:1"})
+	if _, err := missing.Run(context.Background(), sandbox.Request{Argv: []string{"true"}}); !errors.Is(err, sandbox.ErrUnavailable) || !strings.Contains(err.Error(), "not found") {
+		t.Fatalf("missing image: %v", err)
+	}
+}

@@ -175,17 +175,34 @@ func (m *Manager) session(ctx context.Context) (*session, error) {
 }
 
 // dropSession forgets s after a transport error, so the next call
-// rediscovers (and restarts) the service.
-func (m *Manager) dropSession(s *session, err error) {
+// rediscovers (and restarts) the service. It reports whether it did.
+func (m *Manager) dropSession(s *session, err error) bool {
 	var ue *url.Error
 	if !errors.As(err, &ue) {
-		return
+		return false
 	}
 	m.connMu.Lock()
 	if m.sess == s {
 		m.sess = nil
 	}
 	m.connMu.Unlock()
+	return true
+}
+
+// withAPI runs f on the session, and once more on a new one when the
+// service went away in between (restarted, or a service Warren started
+// exited when idle: warm execs never call it).
+func (m *Manager) withAPI(ctx context.Context, f func(*session) error) error {
+	for attempt := 0; ; attempt++ {
+		s, err := m.session(ctx)
+		if err != nil {
+			return err
+		}
+		err = f(s)
+		if !m.dropSession(s, err) || attempt > 0 {
+			return err
+		}
+	}
 }
 
 func (m *Manager) connect(ctx context.Context) (*session, error) {

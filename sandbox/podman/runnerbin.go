@@ -59,7 +59,7 @@ func checkRunner(path string) error {
 	if err != nil {
 		return fmt.Errorf("runner %s: not a Linux executable: %w", path, err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	for _, p := range f.Progs {
 		if p.Type == elf.PT_INTERP {
 			return fmt.Errorf("runner %s is dynamically linked: rebuild it with CGO_ENABLED=0", path)

@@ -38,8 +38,8 @@ func startService(ctx context.Context, env discoverEnv, idle time.Duration) (*ap
 		return nil, Endpoint{}, err
 	}
 	ep := Endpoint{URI: "unix://" + sock, Source: "started"}
-	// Not CommandContext: the service must outlive this call and Warren.
-	cmd := exec.Command(podman, "system", "service", "--time="+strconv.Itoa(int(idle.Seconds())), ep.URI)
+	// Never cancelled: the service must outlive this call and Warren.
+	cmd := exec.CommandContext(context.WithoutCancel(ctx), podman, "system", "service", "--time="+strconv.Itoa(int(idle.Seconds())), ep.URI)
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, Endpoint{}, fmt.Errorf("start podman system service: %w", err)

@@ -25,15 +25,14 @@ type Client struct {
 // (or its deadline) closes the connection, which makes the runner kill the
 // command's process group; Exec then returns ctx's error.
 func (c *Client) Exec(ctx context.Context, req ExecRequest, stdout, stderr io.Writer) (Exit, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", c.Socket)
+	conn, err := dialSocket(ctx, c.Socket)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Exit{}, ctx.Err()
 		}
 		return Exit{}, fmt.Errorf("%w: %w", ErrNoRunner, err)
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	stop := context.AfterFunc(ctx, func() { _ = conn.Close() })
 	defer stop()
 

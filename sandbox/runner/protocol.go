@@ -76,7 +76,7 @@ func WriteFrame(w io.Writer, typ byte, payload []byte) error {
 	}
 	var hdr [5]byte
 	hdr[0] = typ
-	binary.BigEndian.PutUint32(hdr[1:], uint32(len(payload)))
+	binary.BigEndian.PutUint32(hdr[1:], uint32(len(payload))) //nolint:gosec // at most MaxFrame, checked above
 	if _, err := w.Write(hdr[:]); err != nil {
 		return err
 	}

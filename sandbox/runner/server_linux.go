@@ -79,7 +79,7 @@ func (w *frameWriter) exit(e Exit) {
 }
 
 func serveConn(ctx context.Context, conn net.Conn, opts ServeOptions) {
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	r := bufio.NewReader(conn)
 	typ, payload, err := ReadFrame(r, nil)
 	if err != nil || typ != FrameRequest {
@@ -119,8 +119,7 @@ func run(ctx context.Context, req ExecRequest, w *frameWriter, hangup <-chan str
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
-		outR.Close()
-		outW.Close()
+		closeAll(outR, outW)
 		return Exit{Code: -1, Error: err.Error()}
 	}
 	cmd := &exec.Cmd{
@@ -129,11 +128,9 @@ func run(ctx context.Context, req ExecRequest, w *frameWriter, hangup <-chan str
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
 	}
 	err = cmd.Start()
-	outW.Close()
-	errW.Close()
+	closeAll(outW, errW) // the child has its copies
 	if err != nil {
-		outR.Close()
-		errR.Close()
+		closeAll(outR, errR)
 		return Exit{Code: -1, Error: err.Error()}
 	}
 
@@ -175,12 +172,10 @@ func run(ctx context.Context, req ExecRequest, w *frameWriter, hangup <-chan str
 	select {
 	case <-drained:
 	case <-time.After(grace):
-		outR.Close()
-		errR.Close()
+		closeAll(outR, errR) // unblocks the pumps
 		<-drained
 	}
-	outR.Close()
-	errR.Close()
+	closeAll(outR, errR)
 
 	exit := Exit{Code: cmd.ProcessState.ExitCode(), TimedOut: timedOut, Truncated: truncated.Load()}
 	if timedOut {
@@ -191,6 +186,14 @@ func run(ctx context.Context, req ExecRequest, w *frameWriter, hangup <-chan str
 		exit.Error = waitErr.Error()
 	}
 	return exit
+}
+
+// closeAll closes pipe ends whose close errors say nothing useful (the
+// other end is gone, or they were closed already).
+func closeAll(fs ...*os.File) {
+	for _, f := range fs {
+		_ = f.Close()
+	}
 }
 
 // pump forwards up to limit bytes of one stream and drains the rest, so the

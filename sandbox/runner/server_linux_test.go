@@ -179,3 +179,27 @@ func TestDialFailure(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestDialRefusesSymlink: a command in the sandbox can write the socket's
+// directory, so it could point runner.sock at a host socket.
+func TestDialRefusesSymlink(t *testing.T) {
+	t.Parallel()
+	c := startServer(t)
+	link := filepath.Join(t.TempDir(), "link.sock")
+	if err := os.Symlink(c.Socket, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := (&Client{Socket: link}).Ping(context.Background()); !errors.Is(err, ErrNoRunner) {
+		t.Fatalf("followed a symlink: %v", err)
+	}
+	long := filepath.Join(t.TempDir(), strings.Repeat("d", 100))
+	if err := os.Mkdir(long, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(c.Socket, filepath.Join(long, SocketName)); err == nil {
+		// A path past sun_path's 108 bytes still dials.
+		if err := (&Client{Socket: filepath.Join(long, SocketName)}).Ping(context.Background()); err != nil {
+			t.Fatalf("long path: %v", err)
+		}
+	}
+}

@@ -33,14 +33,14 @@ func serve(socket string) error {
 	// Only the owner (the container user, i.e. the host user under keep-id)
 	// and root may connect. The umask is restored before any command runs,
 	// so files commands create keep the usual 022 modes.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
 	old := syscall.Umask(0o077)
-	ln, err := net.Listen("unix", socket)
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "unix", socket)
 	syscall.Umask(old)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
-	defer stop()
 	return runner.Serve(ctx, ln, runner.ServeOptions{
 		Logf: func(format string, args ...any) { fmt.Fprintf(os.Stderr, "warren-runner: "+format+"\n", args...) },
 	})

@@ -59,7 +59,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer m.Close(context.WithoutCancel(ctx))
+	defer func() { _ = m.Close(context.WithoutCancel(ctx)) }()
 
 	switch cmd {
 	case "status":
