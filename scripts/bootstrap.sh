@@ -86,6 +86,13 @@ case ":$PATH:" in
   *) say "note: $gobin is not on PATH; the Makefile finds golangci-lint there anyway" ;;
 esac
 
+# --- rootless Podman for the sandbox ------------------------------------------
+# Installs podman/runc/uidmap/busybox-static, an unprivileged sandbox user
+# with its rootless Podman service, and the offline sandbox image; the
+# integration tests and a root-run Warren use that service.
+say "podman sandbox setup"
+as_root ./scripts/podman-setup.sh
+
 # --- Go modules ------------------------------------------------------------------
 say "go mod download"
 as_user go mod download

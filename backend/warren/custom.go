@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/warren-dev/warren/backend/secrets"
 	"github.com/warren-dev/warren/tools"
 	"github.com/warren-dev/warren/tools/custom"
 	"github.com/warren-dev/warren/tools/runtime"
@@ -33,12 +32,7 @@ type customTools struct {
 const reloadEvery = time.Second
 
 func (w *Warren) initCustomTools(ctx context.Context, sh *runtime.Shell) error {
-	box, err := secrets.Open(secrets.Options{DataDir: w.dataDir, Keyring: secrets.DefaultKeyring()})
-	if err != nil {
-		return err
-	}
-	w.box = box
-	store := custom.NewStore(w.db.SQL(), box)
+	store := custom.NewStore(w.db.SQL(), w.box)
 	w.custom = &customTools{store: store, deps: custom.Deps{Shell: sh, Store: store, Secret: w.scrubber.AddValues}}
 	return w.reloadCustomTools(ctx, true)
 }

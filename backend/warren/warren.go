@@ -18,6 +18,7 @@ import (
 	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/tools"
 	"github.com/warren-dev/warren/tools/builtin"
+	"github.com/warren-dev/warren/tools/credexec"
 	"github.com/warren-dev/warren/tools/ratelimit"
 	"github.com/warren-dev/warren/tools/runtime"
 	"github.com/warren-dev/warren/tools/scrub"
@@ -49,6 +50,7 @@ type Warren struct {
 	processes *runtime.Processes
 	custom    *customTools
 	box       *secrets.Box
+	creds     *credexec.Store
 	// life ends at Close; background work (sandbox janitor) uses it.
 	life      context.Context
 	stopLife  context.CancelFunc
@@ -112,6 +114,10 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		return err
 	}
 	w.processes = runtime.NewProcesses()
+	if w.box, err = secrets.Open(secrets.Options{DataDir: w.dataDir, Keyring: secrets.DefaultKeyring()}); err != nil {
+		return err
+	}
+	w.creds = credexec.NewStore(w.db.SQL(), w.box)
 	w.registry = tools.NewRegistry(tools.Options{
 		Scrubber: w.scrubber,
 		Limiter:  ratelimit.New(rl),
@@ -128,6 +134,7 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		ContextFiles: w.db,
 		Started:      time.Now(),
 		Runtime:      shellDeps,
+		Credentialed: credexec.Deps{Store: w.creds, Workspace: w.workspace, Host: w.sandbox.host, Secret: w.scrubber.AddValues},
 	})
 	if err != nil {
 		return err
@@ -207,3 +214,6 @@ func (w *Warren) CallTool(ctx context.Context, req CallRequest) (tools.Result, e
 // AddScrubValues registers run-time secrets (server addresses, injected
 // credentials) that every tool result is scrubbed of from now on.
 func (w *Warren) AddScrubValues(values ...string) { w.scrubber.AddValues(values...) }
+
+// Credentials returns the credentialed_exec configuration store.
+func (w *Warren) Credentials() *credexec.Store { return w.creds }

@@ -9,7 +9,7 @@ import (
 
 func TestVerdictOrder(t *testing.T) {
 	t.Parallel()
-	if !(Allow < Ask && Ask < Deny) {
+	if Allow >= Ask || Ask >= Deny {
 		t.Fatal("verdicts must be ordered Allow < Ask < Deny so max() is the overall verdict")
 	}
 	for v, want := range map[Verdict]string{Allow: "allow", Ask: "ask", Deny: "deny", 9: "Verdict(9)"} {

@@ -82,7 +82,7 @@ func (s *scope) findCmd(argv []field, in inv) {
 		switch a := argv[i].s; a {
 		case "-exec", "-execdir", "-ok", "-okdir":
 			j := i + 1
-			for j < len(argv) && argv[j].s != ";" && !(argv[j].s == "+" && argv[j-1].s == "{}") {
+			for j < len(argv) && argv[j].s != ";" && (argv[j].s != "+" || argv[j-1].s != "{}") {
 				j++
 			}
 			s.run(argv[i+1:j], in.wrapped("find "+a))

@@ -95,9 +95,10 @@ func ansiC(v string) string {
 			}
 		case 'x', 'u', 'U':
 			maxLen := 2
-			if c == 'u' {
+			switch c {
+			case 'u':
 				maxLen = 4
-			} else if c == 'U' {
+			case 'U':
 				maxLen = 8
 			}
 			j := i + 1
@@ -109,11 +110,11 @@ func ansiC(v string) string {
 				b.WriteByte(c)
 				continue
 			}
-			n, _ := strconv.ParseUint(v[i+1:j], 16, 32)
+			n, _ := strconv.ParseUint(v[i+1:j], 16, 32) // at most 8 hex digits: fits
 			if c == 'x' {
-				b.WriteByte(byte(n))
-			} else if utf8.ValidRune(rune(n)) {
-				b.WriteRune(rune(n))
+				b.WriteByte(byte(n & 0xff))
+			} else if r := rune(int32(n & 0x7fffffff)); utf8.ValidRune(r) { //nolint:gosec // masked to 31 bits
+				b.WriteRune(r)
 			}
 			i = j - 1
 		case '0', '1', '2', '3', '4', '5', '6', '7':
@@ -122,7 +123,7 @@ func ansiC(v string) string {
 				j++
 			}
 			n, _ := strconv.ParseUint(v[i:j], 8, 16)
-			b.WriteByte(byte(n))
+			b.WriteByte(byte(n & 0xff)) // like the shell, \777 wraps to one byte
 			i = j - 1
 		default:
 			// \\ \' \" \? stand for themselves; unknown escapes keep the backslash.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/warren-dev/warren/tools"
+	"github.com/warren-dev/warren/tools/credexec"
 	"github.com/warren-dev/warren/tools/fs"
 	"github.com/warren-dev/warren/tools/runtime"
 	"github.com/warren-dev/warren/tools/system"
@@ -24,6 +25,8 @@ type Deps struct {
 	Started time.Time
 	// Runtime wires exec and process (runners, approvals).
 	Runtime runtime.Deps
+	// Credentialed wires credentialed_exec.
+	Credentialed credexec.Deps
 }
 
 // Tools builds the static built-in tools.
@@ -48,7 +51,11 @@ func Tools(d Deps) ([]tools.Tool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runtime tools: %w", err)
 	}
-	return append(append(fsTools, sysTools...), rtTools...), nil
+	cred, err := credexec.New(d.Credentialed)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(append(fsTools, sysTools...), rtTools...), cred), nil
 }
 
 // Register builds the built-in tools into r.

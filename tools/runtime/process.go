@@ -85,7 +85,7 @@ func describe(p Process) tools.Result {
 	if p.Err != "" {
 		return tools.Errorf(tools.CodeExecution, "%s failed to run: %s", p.ID, p.Err)
 	}
-	r := formatRun(p.Result, 0)
+	r := FormatRun(p.Result, 0)
 	prefix := fmt.Sprintf("%s finished: %s\n", p.ID, p.Command)
 	r.ForLLM, r.ForUser = prefix+r.ForLLM, prefix+r.ForUser
 	return r

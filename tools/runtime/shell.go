@@ -44,7 +44,7 @@ func (s *Shell) Run(ctx context.Context, c Command) tools.Result {
 	if err != nil {
 		return sandboxError(err)
 	}
-	return formatRun(res, prep.req.Timeout)
+	return FormatRun(res, prep.req.Timeout)
 }
 
 // Prepare analyses the command, asks for approval when needed and picks the
@@ -112,8 +112,8 @@ func commandsOf(a shell.Analysis) ([][]string, bool) {
 	return out, literal
 }
 
-// formatRun renders a finished command for the model and the user.
-func formatRun(res sandbox.Result, timeout time.Duration) tools.Result {
+// FormatRun renders a finished command for the model and the user.
+func FormatRun(res sandbox.Result, timeout time.Duration) tools.Result {
 	var b strings.Builder
 	fmt.Fprintf(&b, "exit code: %d\n%s\n", res.ExitCode, fmtWhere(res))
 	for _, w := range res.Warnings {
