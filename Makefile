@@ -82,7 +82,7 @@ frontend-check: frontend-deps ## svelte-check: type-check the UI
 frontend-test: frontend-deps ## vitest unit tests of the UI (jsdom)
 	cd frontend && $(NPM) test --silent
 
-e2e: frontend ## end-to-end: dev build under Xvfb, driven by headless Chromium
+e2e: frontend runner ## end-to-end: dev build under Xvfb, driven by headless Chromium
 	./scripts/e2e.sh
 
 bench: frontend ## run the Go benchmarks and write docs/benchmarks.md

@@ -107,6 +107,11 @@ func takeDataDir(args []string) (string, []string, error) {
 
 // questionDialog is the native Yes/No dialog used for approvals.
 func questionDialog(ctx context.Context, title, message string) (string, error) {
+	if isLinux() {
+		// Wails hands the message to gtk_message_dialog_new as a printf
+		// format: a '%' from a file name an agent chose would crash Warren.
+		message = strings.ReplaceAll(message, "%", "%%")
+	}
 	return wruntime.MessageDialog(ctx, wruntime.MessageDialogOptions{
 		Type: wruntime.QuestionDialog, Title: title, Message: message,
 		Buttons: []string{"Yes", "No"}, DefaultButton: "No", CancelButton: "No",

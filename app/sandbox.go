@@ -41,7 +41,10 @@ type SandboxStatus struct {
 func (a *App) SandboxStatus() (SandboxStatus, error) {
 	st, err := a.core.SandboxStatus(a.context())
 	if err != nil {
-		return SandboxStatus{}, err
+		// Still show the settings so the user can switch to host mode.
+		s := a.core.SandboxSettings()
+		return SandboxStatus{Mode: s.Mode, Fallback: s.Fallback, Image: s.Image, Error: err.Error(),
+			Containers: []SandboxContainer{}, Warnings: []string{}}, nil
 	}
 	p := st.Podman
 	out := SandboxStatus{

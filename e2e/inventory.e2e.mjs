@@ -15,92 +15,42 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  cleanup,
-  freePort,
-  launchChromium,
-  log,
-  repoRoot,
-  startProcess,
-  startXvfb,
-  tail,
-  tempDir,
-  waitForPort,
-} from './lib.mjs';
+import { launchChromium, log, openWarrenPage, repoRoot, startWarren, suite } from './lib.mjs';
 
 const bin = path.resolve(repoRoot, process.env.WARREN_DEV_BIN || 'build/bin/warren-dev');
 const outDir = path.resolve(repoRoot, process.env.E2E_OUT || 'build/e2e');
-const assetDir = path.join(repoRoot, 'frontend', 'dist');
 const evidenceDir = path.join(repoRoot, 'docs', 'screenshots');
 const DANGER = ['safe', 'warning', 'dangerous', 'critical'];
-const TIMEOUT = 20000;
 
 fs.mkdirSync(outDir, { recursive: true });
-const appLog = path.join(outDir, 'app.log');
-fs.rmSync(appLog, { force: true });
-
+const t = suite('inventory', { outDir });
+const step = t.step;
 let page;
-let passed = 0;
-
-async function step(name, fn) {
-  const t = Date.now();
-  await fn();
-  passed++;
-  log(`ok ${passed} - ${name} (${Date.now() - t} ms)`);
-}
 
 async function main() {
-  assert.ok(fs.existsSync(bin), `${bin} is missing: run scripts/e2e.sh (or make e2e), which builds it`);
-  assert.ok(fs.existsSync(path.join(assetDir, 'index.html')), 'frontend/dist is missing: run make frontend');
-
-  const home = tempDir('warren-e2e-home-');
-  const display = await startXvfb({ logDir: outDir });
-  const port = await freePort();
-  const addr = `127.0.0.1:${port}`;
-  log(`starting ${path.relative(repoRoot, bin)} -devserver ${addr} (WARREN_HOME=${home})`);
-  const app = startProcess('warren-dev', bin, ['-devserver', addr, '-assetdir', assetDir], {
-    env: { DISPLAY: display, WARREN_HOME: home, GDK_BACKEND: 'x11', NO_AT_BRIDGE: '1' },
-    logFile: appLog,
-  });
-  await waitForPort('127.0.0.1', port, { child: app, logFile: appLog });
-  log(`dev server is listening on ${addr}`);
-
+  const { addr, appLog } = await startWarren({ bin, outDir, logName: 'app.log' });
+  t.appLog = appLog;
   const browser = await launchChromium();
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 860 },
-    colorScheme: process.env.E2E_COLOR_SCHEME === 'dark' ? 'dark' : 'light',
-    reducedMotion: 'reduce', // no half-finished transitions in screenshots
-  });
-  page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  const pageErrors = [];
-  page.on('pageerror', (err) => {
-    // Wails v2.16.0's browser IPC script mounts its "disconnected" overlay
-    // with a Svelte 3 call on a Svelte 5 build, which throws once on load
-    // ("reading 'nodes'"). The bridge itself works; only that overlay is
-    // missing. Errors from our own bundle still fail the test.
-    if (/\/wails\/ipc\.js/.test(err.stack ?? '')) {
-      log(`ignored known Wails dev-IPC error: ${err.message}`);
-      return;
-    }
-    pageErrors.push(err.message);
-    log(`page error: ${err.stack ?? err.message}`);
-  });
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') log(`browser console error: ${msg.text()}`);
-  });
-
+  let pageErrors;
   await step('page loads from the dev server with the Wails WebSocket bridge', async () => {
-    const res = await page.goto(`http://${addr}/`, { waitUntil: 'domcontentloaded' });
-    assert.equal(res?.status(), 200);
+    ({ page, pageErrors } = await openWarrenPage(browser, addr, {
+      colorScheme: process.env.E2E_COLOR_SCHEME === 'dark' ? 'dark' : 'light',
+    }));
+    t.page = page;
     const ipc = await (await page.request.get(`http://${addr}/wails/ipc.js`)).text();
     assert.match(ipc, /WebSocket/, 'a browser should get the WebSocket IPC script');
-    await page.waitForFunction(() => typeof window.go?.app?.App?.Tools === 'function');
   });
 
-  await step('title and heading say Warren', async () => {
+  await step('title and heading say Warren; Tools is the first, selected section', async () => {
     assert.equal(await page.title(), 'Warren');
     await page.getByRole('heading', { level: 1, name: 'Warren' }).waitFor();
+    const tabs = await page.getByRole('tab').allTextContents();
+    assert.deepEqual(
+      tabs.map((x) => x.trim().replace(/\s+.*/, '')),
+      ['Tools', 'Approvals', 'Sandbox', 'Custom'],
+      `tabs: ${tabs.join(' | ')}`,
+    );
+    assert.equal(await page.getByRole('tab', { name: 'Tools', exact: true }).getAttribute('aria-selected'), 'true');
   });
 
   const row = (name) => page.locator(`li[data-tool="${name}"]`);
@@ -198,7 +148,7 @@ async function main() {
     await row('read_file').getByRole('table').waitFor({ state: 'detached' });
     await page.evaluate(() => {
       if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
-      document.querySelector('main')?.scrollTo(0, 0);
+      document.querySelector('#panel-tools .scroll')?.scrollTo(0, 0);
     });
     await shoot('inventory.png');
   });
@@ -206,20 +156,4 @@ async function main() {
   assert.deepEqual(pageErrors, [], 'no uncaught errors in the page');
 }
 
-let failed = false;
-try {
-  await main();
-  log(`PASS: ${passed} steps`);
-} catch (err) {
-  failed = true;
-  log(`FAIL after ${passed} passing steps: ${err?.stack ?? err}`);
-  if (page) {
-    const shot = path.join(outDir, 'failure.png');
-    await page.screenshot({ path: shot }).catch(() => {});
-    log(`failure screenshot: ${path.relative(repoRoot, shot)}`);
-  }
-  log(`app log (${path.relative(repoRoot, appLog)}), last lines:\n${tail(appLog)}`);
-} finally {
-  await cleanup();
-}
-process.exit(failed ? 1 : 0);
+await t.run(main);

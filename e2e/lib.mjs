@@ -50,6 +50,14 @@ export async function cleanup() {
   }
 }
 
+// A stray rejected promise must not end node before cleanup: the Xvfb and
+// app we started would outlive the test.
+process.on('unhandledRejection', async (err) => {
+  log(`unhandled rejection: ${err?.stack ?? err}`);
+  await cleanup();
+  process.exit(1);
+});
+
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.once(sig, async () => {
     log(`got ${sig}, cleaning up`);
@@ -192,4 +200,101 @@ export async function launchChromium() {
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
   onCleanup(() => browser.close());
   return browser;
+}
+
+/**
+ * Starts the Warren dev build on a private Xvfb with a fresh WARREN_HOME and
+ * waits until its dev server listens. Returns what the tests need to reach it.
+ */
+export async function startWarren({ bin, outDir, assetDir = path.join(repoRoot, 'frontend', 'dist'), logName = 'app.log' }) {
+  if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: run scripts/e2e.sh (or make e2e), which builds it`);
+  if (!fs.existsSync(path.join(assetDir, 'index.html'))) throw new Error('frontend/dist is missing: run make frontend');
+  const home = tempDir('warren-e2e-home-');
+  const display = await startXvfb({ logDir: outDir });
+  const port = await freePort();
+  const addr = `127.0.0.1:${port}`;
+  const appLog = path.join(outDir, logName);
+  fs.rmSync(appLog, { force: true });
+  log(`starting ${path.relative(repoRoot, bin)} -devserver ${addr} (WARREN_HOME=${home})`);
+  const app = startProcess('warren-dev', bin, ['-devserver', addr, '-assetdir', assetDir], {
+    env: { DISPLAY: display, WARREN_HOME: home, GDK_BACKEND: 'x11', NO_AT_BRIDGE: '1', LANG: 'C.UTF-8', LANGUAGE: 'en' },
+    logFile: appLog,
+  });
+  await waitForPort('127.0.0.1', port, { child: app, logFile: appLog });
+  log(`dev server is listening on ${addr}`);
+  return { home, display, addr, app, appLog };
+}
+
+/**
+ * Opens the UI from the dev server in a new Chromium page and waits for the
+ * Wails WebSocket bridge. pageErrors collects uncaught errors from our bundle.
+ */
+export async function openWarrenPage(browser, addr, { colorScheme = 'light', timeout = 20000 } = {}) {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 860 },
+    colorScheme,
+    reducedMotion: 'reduce', // no half-finished transitions in screenshots
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(timeout);
+  const pageErrors = [];
+  page.on('pageerror', (err) => {
+    // Wails v2.16.0's browser IPC script mounts its "disconnected" overlay
+    // with a Svelte 3 call on a Svelte 5 build, which throws once on load
+    // ("reading 'nodes'"). The bridge itself works; only that overlay is
+    // missing. Errors from our own bundle still fail the test.
+    if (/\/wails\/ipc\.js/.test(err.stack ?? '')) {
+      log(`ignored known Wails dev-IPC error: ${err.message}`);
+      return;
+    }
+    pageErrors.push(err.message);
+    log(`page error: ${err.stack ?? err.message}`);
+  });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') log(`browser console error: ${msg.text()}`);
+  });
+  const res = await page.goto(`http://${addr}/`, { waitUntil: 'domcontentloaded' });
+  if (res?.status() !== 200) throw new Error(`GET http://${addr}/ answered ${res?.status()}`);
+  await page.waitForFunction(() => typeof window.go?.app?.App?.Tools === 'function');
+  return { page, pageErrors };
+}
+
+/**
+ * A named sequence of steps: suite.page and suite.appLog are set by the test
+ * so a failure can save a screenshot and print the app log's tail.
+ */
+export function suite(name, { outDir }) {
+  const s = {
+    page: null,
+    appLog: null,
+    passed: 0,
+    async step(title, fn) {
+      const t = Date.now();
+      await fn();
+      s.passed++;
+      log(`ok ${s.passed} - ${title} (${Date.now() - t} ms)`);
+    },
+    /** Runs main, logs PASS/FAIL, always cleans up, then exits the process. */
+    async run(main) {
+      let failed = false;
+      const t = Date.now();
+      try {
+        await main();
+        log(`PASS ${name}: ${s.passed} steps in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+      } catch (err) {
+        failed = true;
+        log(`FAIL ${name} after ${s.passed} passing steps: ${err?.stack ?? err}`);
+        if (s.page) {
+          const shot = path.join(outDir, `failure-${name}.png`);
+          await s.page.screenshot({ path: shot }).catch(() => {});
+          log(`failure screenshot: ${path.relative(repoRoot, shot)}`);
+        }
+        if (s.appLog) log(`app log (${path.relative(repoRoot, s.appLog)}), last lines:\n${tail(s.appLog)}`);
+      } finally {
+        await cleanup();
+      }
+      process.exit(failed ? 1 : 0);
+    },
+  };
+  return s;
 }

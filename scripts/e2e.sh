@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# End-to-end test: builds the Wails dev binary and drives its UI with headless
-# Chromium (see e2e/inventory.e2e.mjs). Expects frontend/dist to be built
-# (make e2e does that first). Exits non-zero on failure; the node script
-# always stops the app and Xvfb it started.
+# End-to-end tests: builds the Wails dev binary and drives its UI with
+# headless Chromium against the real Go backend, each script with its own
+# Xvfb, app and WARREN_HOME:
+#   e2e/inventory.e2e.mjs   the tool inventory
+#   e2e/approvals.e2e.mjs   Try it, the approvals queue, the native GTK
+#                           dialog (answered with xdotool), sandbox and
+#                           custom tools
+# Expects frontend/dist to be built (make e2e does that first). Runs every
+# script even when one fails; exits non-zero if any failed. The node scripts
+# always stop the processes they started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-for cmd in go node Xvfb; do
+for cmd in go node Xvfb xdotool import; do
   command -v "$cmd" >/dev/null || { echo "e2e: $cmd not found; run ./scripts/bootstrap.sh" >&2; exit 1; }
 done
 [[ -f frontend/dist/index.html ]] || { echo "e2e: frontend/dist missing; run make frontend" >&2; exit 1; }
@@ -17,4 +23,20 @@ echo "e2e: go build -tags dev,webkit2_41 -o build/bin/warren-dev ."
 go build -tags dev,webkit2_41 -o build/bin/warren-dev .
 echo "e2e: built in $(( $(date +%s) - start )) s"
 
-exec node e2e/inventory.e2e.mjs
+scripts=(e2e/inventory.e2e.mjs e2e/approvals.e2e.mjs)
+failed=()
+for script in "${scripts[@]}"; do
+  t0=$(date +%s)
+  echo "e2e: node $script"
+  if node "$script"; then
+    echo "e2e: $script passed in $(( $(date +%s) - t0 )) s"
+  else
+    echo "e2e: $script FAILED after $(( $(date +%s) - t0 )) s" >&2
+    failed+=("$script")
+  fi
+done
+if (( ${#failed[@]} )); then
+  echo "e2e: failed: ${failed[*]}" >&2
+  exit 1
+fi
+echo "e2e: all ${#scripts[@]} scripts passed in $(( $(date +%s) - start )) s"

@@ -70,3 +70,141 @@ export interface ToolEvent {
   time: string;
   payload: ToolEventPayload;
 }
+
+// ---- Calling a tool from the UI (app.CallTool) ----
+
+export interface CallResult {
+  status: 'success' | 'error' | string;
+  for_llm: string;
+  for_user: string;
+  code?: string;
+  message?: string;
+  duration_ms: number;
+}
+
+// ---- Approvals (backend/approvals/types.go) ----
+
+export type ApprovalDecision = 'allow-once' | 'allow-always' | 'deny';
+export type ApprovalMode = 'ask' | 'allowlist' | 'deny';
+
+/** One action waiting for a human. Times are RFC 3339 strings. */
+export interface ApprovalRequest {
+  id: string;
+  tool: string;
+  summary: string;
+  /** The normalised argv of everything the action runs; "always" stores these. */
+  commands?: string[][];
+  cwd?: string;
+  agent?: string;
+  session?: string;
+  /** Why the action was flagged. */
+  reason: string;
+  created: string;
+  deadline: string;
+}
+
+export interface ApprovalOutcome {
+  allowed: boolean;
+  decision: ApprovalDecision | string;
+  /** user, pattern, mode, timeout or cancelled. */
+  by: string;
+  reason?: string;
+}
+
+export interface ApprovalResolution {
+  request: ApprovalRequest;
+  outcome: ApprovalOutcome;
+}
+
+export type ApprovalEvent =
+  | { topic: 'approval.requested'; time: string; payload: ApprovalRequest }
+  | { topic: 'approval.resolved'; time: string; payload: ApprovalResolution };
+
+/** A stored "allow always" answer. */
+export interface ApprovalPattern {
+  id: number;
+  tool: string;
+  agent?: string;
+  commands: string[][];
+  display: string;
+  created: string;
+}
+
+export interface AuditEntry {
+  id: number;
+  request_id: string;
+  tool: string;
+  summary: string;
+  cwd?: string;
+  agent?: string;
+  session?: string;
+  decision: string;
+  decided_by: string;
+  reason?: string;
+  created: string;
+}
+
+// ---- Sandbox (app.SandboxStatus) ----
+
+export type SandboxMode = 'podman' | 'host';
+export type SandboxFallback = 'deny' | 'host';
+
+export interface SandboxContainer {
+  /** The session the container belongs to. */
+  key: string;
+  id: string;
+  image: string;
+  /** Podman's state: running, exited… */
+  state?: string;
+  age_seconds?: number;
+  idle_seconds: number;
+  workspace: string;
+  /** The container has a network (tools that asked for one). */
+  network?: boolean;
+  /** Owned by this Warren process (others belong to another, or a crashed, one). */
+  mine?: boolean;
+}
+
+export interface SandboxStatus {
+  mode: SandboxMode;
+  /** What happens when the Podman sandbox is unavailable. */
+  fallback: SandboxFallback;
+  /** Podman answers, the image exists and the runner is in place. */
+  available: boolean;
+  socket: string;
+  rootless: boolean;
+  image: string;
+  image_ready?: boolean;
+  runtime: string;
+  runner?: string;
+  containers: SandboxContainer[] | null;
+  warnings: string[] | null;
+  error: string;
+}
+
+// ---- Custom tools (app.CustomTools → custom.Definition) ----
+
+/**
+ * A custom tool as the UI handles it. On the wire parameters is a JSON
+ * object (Go json.RawMessage); api.ts converts to and from this string.
+ */
+export interface CustomTool {
+  name: string;
+  description: string;
+  /** A JSON schema object, as text. */
+  parameters: string;
+  /** A shell template with {{.key}} placeholders. */
+  command: string;
+  /** 1–3600 (Go treats 0 as its default, 60). */
+  timeout_seconds: number;
+  enabled: boolean;
+  /** "" = every agent; (name, agent) identifies a tool. */
+  agent: string;
+  /** Names of the stored environment variables; their values are write-only. */
+  env_keys: string[] | null;
+  /**
+   * Values to store, sent only when saving: new or replaced values, and ""
+   * for a stored variable to remove. Never returned.
+   */
+  env?: Record<string, string>;
+}

@@ -1,0 +1,303 @@
+import { render, screen, waitFor, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import App from '../src/App.svelte';
+import {
+  applyApprovalEvent,
+  formatCountdown,
+  fractionLeft,
+  localTime,
+  secondsLeft,
+  shellLine,
+} from '../src/lib/approvals';
+import { fakeApi, makeRequest } from './fakeApi';
+
+function badge(): string | null {
+  return document.querySelector('[data-testid="badge-approvals"]')?.textContent ?? null;
+}
+
+function cards(): HTMLElement[] {
+  return [...document.querySelectorAll<HTMLElement>('li[data-request]')];
+}
+
+async function renderApp(api = fakeApi(), initialTab: 'tools' | 'approvals' = 'approvals') {
+  const user = userEvent.setup();
+  render(App, { props: { api, initialTab } });
+  await waitFor(() => expect(api.pendingApprovals).toHaveBeenCalled());
+  if (initialTab === 'approvals') await waitFor(() => expect(api.approvalMode).toHaveBeenCalled());
+  return { api, user };
+}
+
+describe('approval helpers', () => {
+  it('adds requested and removes resolved requests, oldest first, without duplicates', () => {
+    const a = makeRequest({ created: '2026-01-01T00:00:01Z' });
+    const b = makeRequest({ created: '2026-01-01T00:00:00Z' });
+    let list = applyApprovalEvent([], { topic: 'approval.requested', time: '', payload: a });
+    list = applyApprovalEvent(list, { topic: 'approval.requested', time: '', payload: b });
+    list = applyApprovalEvent(list, { topic: 'approval.requested', time: '', payload: a });
+    expect(list.map((r) => r.id)).toEqual([b.id, a.id]);
+    list = applyApprovalEvent(list, {
+      topic: 'approval.resolved',
+      time: '',
+      payload: { request: b, outcome: { allowed: false, decision: 'deny', by: 'user' } },
+    });
+    expect(list.map((r) => r.id)).toEqual([a.id]);
+  });
+
+  it('counts down to the deadline', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(secondsLeft('2026-01-01T00:02:00Z', now)).toBe(120);
+    expect(secondsLeft('2025-12-31T23:00:00Z', now)).toBe(0);
+    expect(secondsLeft('', now)).toBeNull();
+    expect(formatCountdown(125)).toBe('2:05');
+    expect(formatCountdown(0)).toBe('0:00');
+    const req = makeRequest({ created: '2026-01-01T00:00:00Z', deadline: '2026-01-01T00:02:00Z' });
+    expect(fractionLeft(req, now + 60_000)).toBe(0.5);
+  });
+
+  it('quotes argv words for display', () => {
+    expect(shellLine(['rm', '-f', 'a b', "it's", ''])).toBe(`rm -f 'a b' 'it'\\''s' ''`);
+  });
+
+  it('shows stored times in local time', () => {
+    expect(localTime('2026-01-02T03:04:05.000Z')).toMatch(/^2026-01-0[12] \d\d:04:05$/);
+    expect(localTime('not a time')).toBe('not a time');
+  });
+});
+
+describe('approvals panel', () => {
+  it('renders the pending queue with command, cwd, agent, reason and a countdown', async () => {
+    const api = fakeApi();
+    api.state.pending.push(makeRequest({ summary: 'exec rm -rf build', commands: [['rm', '-rf', 'build']], tool: 'exec' }));
+    await renderApp(api);
+    const [card] = await waitFor(() => {
+      expect(cards()).toHaveLength(1);
+      return cards();
+    });
+    expect(within(card).getByTestId('request-summary').textContent).toBe('exec rm -rf build');
+    expect(card.textContent).toContain('/home/me/.warren/workspace');
+    expect(card.textContent).toContain('default');
+    expect(within(card).getByTestId('request-reason').textContent).toBe('delete_file is dangerous and requires confirmation');
+    expect(card.textContent).toMatch(/[12]:\d\d left/);
+    expect(card.textContent).toContain('rm -rf build'); // what "always" would store
+    expect(within(card).getByRole('button', { name: /Allow once/ })).toBeTruthy();
+    expect(within(card).getByRole('button', { name: /Always allow/ })).toBeTruthy();
+    expect(within(card).getByRole('button', { name: /Deny/ })).toBeTruthy();
+    expect(screen.getByTestId('pending-count').textContent).toBe('1');
+  });
+
+  it('keeps the badge in step with requested and resolved events', async () => {
+    const { api } = await renderApp(fakeApi(), 'tools');
+    expect(badge()).toBeNull();
+    const first = api.request();
+    await waitFor(() => expect(badge()).toBe('1'));
+    api.request();
+    await waitFor(() => expect(badge()).toBe('2'));
+    expect(screen.getByRole('tab', { name: /Approvals \(2 pending\)/ })).toBeTruthy();
+    api.emitApproval({
+      topic: 'approval.resolved',
+      time: '',
+      payload: { request: first, outcome: { allowed: true, decision: 'allow-once', by: 'user' } },
+    });
+    await waitFor(() => expect(badge()).toBe('1'));
+  });
+
+  it('answers with the buttons and removes the request', async () => {
+    const { api, user } = await renderApp();
+    const req = api.request();
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    await user.click(within(cards()[0]).getByRole('button', { name: /Deny/ }));
+    expect(api.answerApproval).toHaveBeenCalledWith(req.id, 'deny');
+    await waitFor(() => expect(cards()).toHaveLength(0));
+    expect(badge()).toBeNull();
+    expect(screen.getByText(/Nothing is waiting/)).toBeTruthy();
+    // The audit reloads on the resolution.
+    await waitFor(() => expect(document.querySelector('tr[data-audit]')?.textContent).toContain('denied'));
+  });
+
+  it('focuses the newest request and answers with y / a / n', async () => {
+    const { api, user } = await renderApp();
+    api.request();
+    const newest = api.request();
+    await waitFor(() => expect(cards()).toHaveLength(2));
+    await waitFor(() => expect(document.activeElement).toBe(cards()[0]));
+    expect(cards()[0].dataset.request).toBe(newest.id); // newest on top
+
+    await user.keyboard('a');
+    expect(api.answerApproval).toHaveBeenLastCalledWith(newest.id, 'allow-always');
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    // Focus moves to the next request, so the keyboard flow continues.
+    await waitFor(() => expect(document.activeElement).toBe(cards()[0]));
+    await user.keyboard('y');
+    expect(api.answerApproval).toHaveBeenLastCalledWith(expect.stringMatching(/^apr-/), 'allow-once');
+    await waitFor(() => expect(cards()).toHaveLength(0));
+
+    // "Always" stored a pattern, which the list shows.
+    await waitFor(() => expect(document.querySelectorAll('tr[data-pattern]')).toHaveLength(1));
+  });
+
+  it('n denies and a focused button still takes the shortcut', async () => {
+    const { api, user } = await renderApp();
+    const req = api.request();
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    within(cards()[0]).getByRole('button', { name: /Allow once/ }).focus();
+    await user.keyboard('n');
+    expect(api.answerApproval).toHaveBeenCalledWith(req.id, 'deny');
+  });
+
+  it('says so when someone else answered first', async () => {
+    const api = fakeApi();
+    const { user } = await renderApp(api);
+    api.request();
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    api.answerApproval.mockResolvedValueOnce(false);
+    await user.click(within(cards()[0]).getByRole('button', { name: /Allow once/ }));
+    expect(await screen.findByText(/already answered/)).toBeTruthy();
+  });
+
+  it('shows a toast on the Tools screen when a request arrives, and Review opens the queue', async () => {
+    const { api, user } = await renderApp(fakeApi(), 'tools');
+    expect(screen.queryByTestId('approval-toast')).toBeNull();
+    const req = api.request({ summary: 'delete_file {"path":"notes.txt"}' });
+    const toast = await screen.findByTestId('approval-toast');
+    expect(toast.textContent).toContain('Approval needed: delete_file');
+    expect(toast.textContent).toContain('delete_file {"path":"notes.txt"}');
+    expect(toast.textContent).toMatch(/agent default · [12]:\d\d left/);
+    await user.click(within(toast).getByRole('button', { name: 'Review' }));
+    expect(screen.getByRole('tab', { name: /Approvals/ }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.queryByTestId('approval-toast')).toBeNull();
+    await waitFor(() => expect(document.activeElement?.getAttribute('data-request')).toBe(req.id));
+  });
+
+  it('hides the toast when dismissed or when the request is resolved', async () => {
+    const { api, user } = await renderApp(fakeApi(), 'tools');
+    api.request();
+    await user.click(within(await screen.findByTestId('approval-toast')).getByRole('button', { name: /Hide/ }));
+    expect(screen.queryByTestId('approval-toast')).toBeNull();
+    expect(badge()).toBe('1'); // still pending
+    const second = api.request();
+    await screen.findByTestId('approval-toast');
+    await api.answerApproval(second.id, 'deny');
+    await waitFor(() => expect(screen.queryByTestId('approval-toast')).toBeNull());
+  });
+
+  it('revokes an always-allowed pattern only after confirming', async () => {
+    const api = fakeApi();
+    api.state.patterns.push({
+      id: 7,
+      tool: 'exec',
+      commands: [['git', 'status']],
+      display: 'git status',
+      created: '2026-01-02T03:04:05Z',
+    });
+    const { user } = await renderApp(api);
+    const row = await waitFor(() => {
+      const r = document.querySelector<HTMLElement>('tr[data-pattern="7"]');
+      expect(r).toBeTruthy();
+      return r!;
+    });
+    expect(row.textContent).toContain('git status');
+    expect(row.textContent).toContain('all agents');
+
+    await user.click(within(row).getByRole('button', { name: 'Revoke git status' }));
+    expect(api.revokeApproval).not.toHaveBeenCalled();
+    const yes = within(row).getByRole('button', { name: 'Yes, revoke' });
+    expect(document.activeElement).toBe(yes);
+    // Cancel backs out.
+    await user.click(within(row).getByRole('button', { name: 'Cancel' }));
+    expect(api.revokeApproval).not.toHaveBeenCalled();
+
+    await user.click(within(row).getByRole('button', { name: 'Revoke git status' }));
+    await user.click(within(row).getByRole('button', { name: 'Yes, revoke' }));
+    expect(api.revokeApproval).toHaveBeenCalledWith(7);
+    await waitFor(() => expect(document.querySelector('tr[data-pattern]')).toBeNull());
+    expect(screen.getByText(/Revoked: exec will ask again/)).toBeTruthy();
+  });
+
+  it('switches the mode with an explanation of each, and restores it when saving fails', async () => {
+    const api = fakeApi();
+    const { user } = await renderApp(api);
+    const ask = await screen.findByRole('radio', { name: /^Ask/ });
+    await waitFor(() => expect((ask as HTMLInputElement).checked).toBe(true));
+    expect(screen.getByText(/run only actions I allowed always before/)).toBeTruthy();
+    await user.click(screen.getByRole('radio', { name: /^Allowlist/ }));
+    expect(api.setApprovalMode).toHaveBeenCalledWith('allowlist');
+
+    api.setApprovalMode.mockRejectedValueOnce('settings are read-only');
+    await user.click(screen.getByRole('radio', { name: /^Deny/ }));
+    expect((await screen.findByRole('alert')).textContent).toContain('settings are read-only');
+    expect((screen.getByRole('radio', { name: /^Allowlist/ }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('toggles native dialogs', async () => {
+    const { api, user } = await renderApp();
+    const toggle = await screen.findByRole('switch', { name: 'Show native dialogs' });
+    await waitFor(() => expect((toggle as HTMLInputElement).checked).toBe(true));
+    await user.click(toggle);
+    expect(api.setDialogsEnabled).toHaveBeenCalledWith(false);
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+  });
+
+  it('lists recent decisions', async () => {
+    const api = fakeApi();
+    api.state.audit.push({
+      id: 1,
+      request_id: 'apr-x',
+      tool: 'delete_file',
+      summary: 'delete_file {"path":"a.txt"}',
+      decision: 'allow-once',
+      decided_by: 'pattern',
+      reason: 'allowed earlier with "always"',
+      created: '2026-01-02T03:04:05Z',
+    });
+    await renderApp(api);
+    const row = await waitFor(() => {
+      const r = document.querySelector<HTMLElement>('tr[data-audit="1"]');
+      expect(r).toBeTruthy();
+      return r!;
+    });
+    expect(row.textContent).toContain('allowed once');
+    expect(row.textContent).toContain('pattern');
+    expect(row.textContent).toContain('delete_file {"path":"a.txt"}');
+  });
+});
+
+describe('navigation', () => {
+  it('starts on Tools and moves between sections with arrow keys and Alt+digit', async () => {
+    const api = fakeApi();
+    const user = userEvent.setup();
+    render(App, { props: { api } });
+    await screen.findByText('5 tools · 4 allowed under coding');
+    const tools = screen.getByRole('tab', { name: 'Tools' });
+    expect(tools.getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tabpanel', { name: 'Tools' })).toBeTruthy();
+
+    tools.focus();
+    await user.keyboard('{ArrowRight}');
+    const approvals = screen.getByRole('tab', { name: /Approvals/ });
+    expect(approvals.getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(approvals);
+    await user.keyboard('{End}');
+    expect(screen.getByRole('tab', { name: 'Custom tools' }).getAttribute('aria-selected')).toBe('true');
+    await user.keyboard('{Alt>}3{/Alt}');
+    expect(screen.getByRole('tab', { name: 'Sandbox' }).getAttribute('aria-selected')).toBe('true');
+    await user.keyboard('{Alt>}1{/Alt}');
+    expect(tools.getAttribute('aria-selected')).toBe('true');
+    // Only the shown panel is in the accessibility tree.
+    expect(screen.getAllByRole('tabpanel')).toHaveLength(1);
+  });
+});
+
+describe('inventory freshness', () => {
+  it('re-queries the tools when coming back to the Tools tab', async () => {
+    const api = fakeApi();
+    const user = userEvent.setup();
+    render(App, { props: { api } });
+    await screen.findByText('5 tools · 4 allowed under coding');
+    const calls = api.tools.mock.calls.length;
+    await user.click(screen.getByRole('tab', { name: 'Custom tools' }));
+    expect(api.tools.mock.calls.length).toBe(calls);
+    await user.click(screen.getByRole('tab', { name: 'Tools' }));
+    await waitFor(() => expect(api.tools.mock.calls.length).toBe(calls + 1));
+  });
+});
