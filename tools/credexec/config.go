@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+
+	"github.com/warren-dev/warren/backend/secrets"
 )
 
 // Binary is one configured CLI.
@@ -67,23 +69,17 @@ func (b Binary) Validate() error {
 	return nil
 }
 
-// Sealer encrypts credentials at rest.
-type Sealer interface {
-	Seal(plain string) (string, error)
-	Open(sealed string) (string, error)
-}
-
 // ErrNotFound is returned for an unconfigured binary.
 var ErrNotFound = errors.New("binary not configured")
 
 // Store keeps configurations in SQLite.
 type Store struct {
 	db  *sql.DB
-	box Sealer
+	box secrets.Sealer
 }
 
 // NewStore returns a store over an open, migrated Warren database.
-func NewStore(db *sql.DB, box Sealer) *Store { return &Store{db: db, box: box} }
+func NewStore(db *sql.DB, box secrets.Sealer) *Store { return &Store{db: db, box: box} }
 
 // Save validates and stores b, merging env like custom tools do (an empty
 // value deletes that variable).
@@ -100,21 +96,14 @@ func (s *Store) Save(ctx context.Context, b Binary) error {
 	} else if !errors.Is(err, ErrNotFound) {
 		return err
 	}
-	for k, v := range b.Env {
-		if v == "" {
-			delete(env, k)
-			continue
-		}
-		sealed, err := s.box.Seal(v)
-		if err != nil {
-			return err
-		}
-		env[k] = sealed
+	env, err := secrets.MergeEnv(s.box, env, b.Env)
+	if err != nil {
+		return err
 	}
 	envJSON, _ := json.Marshal(env)
 	deny, _ := json.Marshal(nonNil(b.DenyArgs))
 	verbose, _ := json.Marshal(nonNil(b.DenyVerbose))
-	_, err := s.db.ExecContext(ctx, `INSERT INTO secure_cli_binaries
+	_, err = s.db.ExecContext(ctx, `INSERT INTO secure_cli_binaries
 		(binary_name, path, encrypted_env, deny_args, deny_verbose, timeout_seconds, tips) VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(binary_name) DO UPDATE SET path = excluded.path, encrypted_env = excluded.encrypted_env,
 		deny_args = excluded.deny_args, deny_verbose = excluded.deny_verbose, timeout_seconds = excluded.timeout_seconds,
@@ -171,13 +160,10 @@ func (s *Store) Get(ctx context.Context, name string) (Binary, error) {
 	if err != nil {
 		return Binary{}, err
 	}
-	b.Env = map[string]string{}
-	for k, v := range sealed {
-		plain, err := s.box.Open(v)
-		if err != nil {
-			return Binary{}, fmt.Errorf("binary %s env %s: %w", name, k, err)
-		}
-		b.Env[k] = plain
+	if b.Env, err = secrets.OpenEnv(s.box, sealed); err != nil {
+		return Binary{}, fmt.Errorf("binary %s env %w", name, err)
+	}
+	for k := range b.Env {
 		b.EnvKeys = append(b.EnvKeys, k)
 	}
 	sort.Strings(b.EnvKeys)

@@ -7,13 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-)
 
-// Sealer encrypts env values at rest (backend/secrets.Box).
-type Sealer interface {
-	Seal(plain string) (string, error)
-	Open(sealed string) (string, error)
-}
+	"github.com/warren-dev/warren/backend/secrets"
+)
 
 // ErrNotFound is returned for an unknown custom tool.
 var ErrNotFound = errors.New("custom tool not found")
@@ -21,11 +17,11 @@ var ErrNotFound = errors.New("custom tool not found")
 // Store keeps definitions in SQLite with env values sealed.
 type Store struct {
 	db  *sql.DB
-	box Sealer
+	box secrets.Sealer
 }
 
 // NewStore returns a store over an open, migrated Warren database.
-func NewStore(db *sql.DB, box Sealer) *Store { return &Store{db: db, box: box} }
+func NewStore(db *sql.DB, box secrets.Sealer) *Store { return &Store{db: db, box: box} }
 
 // Version changes whenever any definition changes (hot reload).
 func (s *Store) Version(ctx context.Context) (string, error) {
@@ -98,16 +94,9 @@ func (s *Store) Save(ctx context.Context, d Definition) error {
 	case !errors.Is(err, sql.ErrNoRows):
 		return fmt.Errorf("save custom tool: %w", err)
 	}
-	for k, v := range d.Env {
-		if v == "" {
-			delete(env, k)
-			continue
-		}
-		sealed, err := s.box.Seal(v)
-		if err != nil {
-			return err
-		}
-		env[k] = sealed
+	env, err = secrets.MergeEnv(s.box, env, d.Env)
+	if err != nil {
+		return err
 	}
 	envJSON, err := json.Marshal(env)
 	if err != nil {
@@ -171,13 +160,9 @@ func (s *Store) Env(ctx context.Context, name, agent string) (map[string]string,
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]string, len(sealed))
-	for k, v := range sealed {
-		plain, err := s.box.Open(v)
-		if err != nil {
-			return nil, fmt.Errorf("custom tool %s env %s: %w", name, k, err)
-		}
-		out[k] = plain
+	out, err := secrets.OpenEnv(s.box, sealed)
+	if err != nil {
+		return nil, fmt.Errorf("custom tool %s env %w", name, err)
 	}
 	return out, nil
 }
