@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,6 +31,9 @@ type SandboxSettings struct {
 	Fallback string `json:"fallback"`
 	// Image runs the containers; empty means the offline-built default.
 	Image string `json:"image,omitempty"`
+	// InjectEnv adds these variables to every command, on the host and in
+	// the sandbox (the rest of Warren's environment is never passed on).
+	InjectEnv map[string]string `json:"inject_env,omitempty"`
 }
 
 // Validate checks the settings and fills defaults.
@@ -43,6 +48,11 @@ func (s *SandboxSettings) Validate() error {
 	fb, err := sandbox.ParseFallback(s.Fallback)
 	if err != nil {
 		return err
+	}
+	for k := range s.InjectEnv {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return fmt.Errorf("inject_env: %q is not a variable name", k)
+		}
 	}
 	s.Fallback = string(fb)
 	return nil
@@ -73,7 +83,7 @@ func loadSandbox(ctx context.Context, w *Warren) (*sandboxes, error) {
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("setting %q: %w", settingSandbox, err)
 	}
-	return &sandboxes{host: &sandbox.Host{}, settings: s}, nil
+	return &sandboxes{host: &sandbox.Host{Inject: s.InjectEnv}, settings: s}, nil
 }
 
 // SandboxSettings returns the current settings.
@@ -98,8 +108,9 @@ func (w *Warren) SetSandboxSettings(ctx context.Context, s SandboxSettings) erro
 	}
 	sb := w.sandbox
 	sb.mu.Lock()
+	sb.host = &sandbox.Host{Inject: s.InjectEnv} // runs in flight keep the old one
 	old := sb.pod
-	if old != nil && s.Image != sb.settings.Image {
+	if old != nil && (s.Image != sb.settings.Image || !maps.Equal(s.InjectEnv, sb.settings.InjectEnv)) {
 		sb.pod, sb.podErr = nil, nil
 	} else {
 		old = nil
@@ -125,7 +136,7 @@ func (w *Warren) podman(_ context.Context) (*podman.Manager, error) {
 		return nil, sb.podErr
 	}
 	// The manager's janitor lives as long as Warren, not as the first call.
-	m, err := podman.New(w.life, podman.Options{Image: sb.settings.Image, Logger: w.log})
+	m, err := podman.New(w.life, podman.Options{Image: sb.settings.Image, Inject: sb.settings.InjectEnv, Logger: w.log})
 	if err != nil {
 		sb.podErr, sb.podAt = fmt.Errorf("%w: %v", sandbox.ErrUnavailable, err), time.Now()
 		return nil, sb.podErr
@@ -145,10 +156,18 @@ func (w *Warren) runnerFor(ctx context.Context, want string) (sandbox.Runner, er
 		}
 		mode = want
 	}
+	host := w.hostRunner()
 	if mode == SandboxHost {
-		return w.sandbox.host, nil
+		return host, nil
 	}
-	return &sandbox.Router{Sandbox: lazyPodman{w}, Host: w.sandbox.host, Fallback: sandbox.Fallback(s.Fallback)}, nil
+	return &sandbox.Router{Sandbox: lazyPodman{w}, Host: host, Fallback: sandbox.Fallback(s.Fallback)}, nil
+}
+
+// hostRunner returns the current host runner (replaced when settings change).
+func (w *Warren) hostRunner() *sandbox.Host {
+	w.sandbox.mu.Lock()
+	defer w.sandbox.mu.Unlock()
+	return w.sandbox.host
 }
 
 // lazyPodman defers connecting to Podman until a command really runs.

@@ -16,6 +16,7 @@ import (
 	"github.com/warren-dev/warren/backend/events"
 	"github.com/warren-dev/warren/backend/secrets"
 	"github.com/warren-dev/warren/backend/store"
+	"github.com/warren-dev/warren/sandbox"
 	"github.com/warren-dev/warren/tools"
 	"github.com/warren-dev/warren/tools/builtin"
 	"github.com/warren-dev/warren/tools/credexec"
@@ -134,7 +135,7 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		ContextFiles: w.db,
 		Started:      time.Now(),
 		Runtime:      shellDeps,
-		Credentialed: credexec.Deps{Store: w.creds, Workspace: w.workspace, Host: w.sandbox.host, Secret: w.scrubber.AddValues},
+		Credentialed: credexec.Deps{Store: w.creds, Workspace: w.workspace, Host: hostFunc(w.hostRunner), Secret: w.scrubber.AddValues},
 	})
 	if err != nil {
 		return err
@@ -217,3 +218,13 @@ func (w *Warren) AddScrubValues(values ...string) { w.scrubber.AddValues(values.
 
 // Credentials returns the credentialed_exec configuration store.
 func (w *Warren) Credentials() *credexec.Store { return w.creds }
+
+// hostFunc adapts the current-host-runner getter to sandbox.Runner so
+// credentialed_exec picks up changed injected variables.
+type hostFunc func() *sandbox.Host
+
+func (f hostFunc) Name() string { return "host" }
+
+func (f hostFunc) Run(ctx context.Context, req sandbox.Request) (sandbox.Result, error) {
+	return f().Run(ctx, req)
+}
