@@ -59,12 +59,11 @@ mkdir -p docs
     /^BenchmarkExec\/podman-exec/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) pexec = $i }
     /^BenchmarkExec\/cold/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) cold = $i }
     END {
-      if (host != "" && warm != "") printf "| warm sandboxed exec p50 vs host sh -c (echo hi) | %.2fx (%s vs %s) | at most 5x |\n", warm / host, warm, host
-      if (warm != "" && pexec != "") printf "| podman exec p50 vs warm sandboxed exec | %.0fx slower (%s vs %s) | at least 10x |\n", pexec / warm, pexec, warm
-      if (cold != "") printf "| cold start (create + start + first exec) p50 | %s | (reported) |\n", cold
+      if (host != "" && warm != "") printf "| warm sandboxed exec p50 vs host sh -c (echo hi) | %.2fx (%s µs vs %s µs) | at most 5x |\n", warm / host, warm, host
+      if (warm != "" && pexec != "") printf "| podman exec p50 vs warm sandboxed exec | %.0fx slower (%s µs vs %s µs) | at least 10x |\n", pexec / warm, pexec, warm
+      if (cold != "") printf "| cold start (create + start + first exec) p50 | %s µs | (reported) |\n", cold
     }' "$out"
   echo
-  echo "Exec p50 values are in the unit the benchmark reports (see the raw output)."
   echo "No process or memory growth over 10,000 warm execs is checked by"
   echo "\`TestWarmExecNoGrowth\` in sandbox/podman (run by \`make test\`)."
   echo
