@@ -1,0 +1,228 @@
+// Package sessions persists conversations: sessions, their messages (with
+// tool calls) and token usage, in Warren's SQLite database.
+package sessions
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// ErrNotFound is returned for an unknown session.
+var ErrNotFound = errors.New("session not found")
+
+// Session is one conversation with an agent.
+type Session struct {
+	ID               string `json:"id"`
+	Agent            string `json:"agent"`
+	ParentID         string `json:"parent_id,omitempty"`
+	Title            string `json:"title"`
+	Status           string `json:"status"`
+	PromptTokens     int    `json:"prompt_tokens"`
+	CompletionTokens int    `json:"completion_tokens"`
+	Created          string `json:"created"`
+	Updated          string `json:"updated"`
+}
+
+// ToolCall is a tool call an assistant message made.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// Message is one stored message.
+type Message struct {
+	ID         int64      `json:"id"`
+	Role       string     `json:"role"`
+	Content    string     `json:"content"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Name       string     `json:"name,omitempty"`
+	Created    string     `json:"created"`
+}
+
+// Store is the session store; SQLStore is the SQLite implementation.
+type Store interface {
+	Create(ctx context.Context, s Session) (Session, error)
+	Get(ctx context.Context, id string) (Session, error)
+	List(ctx context.Context, agent string, limit int) ([]Session, error)
+	Append(ctx context.Context, id string, msgs ...Message) error
+	History(ctx context.Context, id string, limit int) ([]Message, error)
+	AddUsage(ctx context.Context, id string, prompt, completion int) error
+	SetStatus(ctx context.Context, id, status string) error
+	Delete(ctx context.Context, id string) error
+}
+
+// SQLStore keeps sessions in SQLite.
+type SQLStore struct{ db *sql.DB }
+
+var _ Store = (*SQLStore)(nil)
+
+// NewSQLStore returns a store over an open, migrated Warren database.
+func NewSQLStore(db *sql.DB) *SQLStore { return &SQLStore{db: db} }
+
+func newID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return "s-" + hex.EncodeToString(b)
+}
+
+const sessionCols = `id, agent_key, parent_id, title, status, prompt_tokens, completion_tokens, created_at, updated_at`
+
+func scanSession(row interface{ Scan(...any) error }) (Session, error) {
+	var s Session
+	err := row.Scan(&s.ID, &s.Agent, &s.ParentID, &s.Title, &s.Status, &s.PromptTokens, &s.CompletionTokens, &s.Created, &s.Updated)
+	return s, err
+}
+
+// Create stores a new session; an empty ID is generated.
+func (st *SQLStore) Create(ctx context.Context, s Session) (Session, error) {
+	if s.Agent == "" {
+		return Session{}, errors.New("create session: no agent")
+	}
+	if s.ID == "" {
+		s.ID = newID()
+	}
+	if s.Status == "" {
+		s.Status = "active"
+	}
+	_, err := st.db.ExecContext(ctx, `INSERT INTO sessions (id, agent_key, parent_id, title, status) VALUES (?, ?, ?, ?, ?)`,
+		s.ID, s.Agent, s.ParentID, s.Title, s.Status)
+	if err != nil {
+		return Session{}, fmt.Errorf("create session: %w", err)
+	}
+	return st.Get(ctx, s.ID)
+}
+
+// Get returns one session.
+func (st *SQLStore) Get(ctx context.Context, id string) (Session, error) {
+	s, err := scanSession(st.db.QueryRowContext(ctx, "SELECT "+sessionCols+" FROM sessions WHERE id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Session{}, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	if err != nil {
+		return Session{}, fmt.Errorf("get session %s: %w", id, err)
+	}
+	return s, nil
+}
+
+// List returns the newest sessions first, of one agent or of all ("").
+func (st *SQLStore) List(ctx context.Context, agent string, limit int) ([]Session, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	rows, err := st.db.QueryContext(ctx, "SELECT "+sessionCols+` FROM sessions
+		WHERE ? = '' OR agent_key = ? ORDER BY updated_at DESC, id LIMIT ?`, agent, agent, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []Session
+	for rows.Next() {
+		s, err := scanSession(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list sessions: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// Append adds messages in order, in one transaction.
+func (st *SQLStore) Append(ctx context.Context, id string, msgs ...Message) error {
+	tx, err := st.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("append to %s: %w", id, err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	res, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`, id)
+	if err != nil {
+		return fmt.Errorf("append to %s: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	for _, m := range msgs {
+		calls := m.ToolCalls
+		if calls == nil {
+			calls = []ToolCall{}
+		}
+		raw, err := json.Marshal(calls)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, name)
+			VALUES (?, ?, ?, ?, ?, ?)`, id, m.Role, m.Content, string(raw), m.ToolCallID, m.Name); err != nil {
+			return fmt.Errorf("append %s message to %s: %w", m.Role, id, err)
+		}
+	}
+	return tx.Commit()
+}
+
+// History returns the last limit messages (all when limit <= 0), oldest first.
+func (st *SQLStore) History(ctx context.Context, id string, limit int) ([]Message, error) {
+	if _, err := st.Get(ctx, id); err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := st.db.QueryContext(ctx, `SELECT id, role, content, tool_calls, tool_call_id, name, created_at FROM (
+		SELECT * FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id`, id, limit)
+	if err != nil {
+		return nil, fmt.Errorf("history of %s: %w", id, err)
+	}
+	defer rows.Close()
+	var out []Message
+	for rows.Next() {
+		var m Message
+		var raw string
+		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &raw, &m.ToolCallID, &m.Name, &m.Created); err != nil {
+			return nil, fmt.Errorf("history of %s: %w", id, err)
+		}
+		if err := json.Unmarshal([]byte(raw), &m.ToolCalls); err != nil {
+			return nil, fmt.Errorf("message %d: tool calls are corrupt: %w", m.ID, err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// AddUsage adds token counts to a session.
+func (st *SQLStore) AddUsage(ctx context.Context, id string, prompt, completion int) error {
+	_, err := st.db.ExecContext(ctx, `UPDATE sessions SET prompt_tokens = prompt_tokens + ?,
+		completion_tokens = completion_tokens + ? WHERE id = ?`, prompt, completion, id)
+	if err != nil {
+		return fmt.Errorf("usage of %s: %w", id, err)
+	}
+	return nil
+}
+
+// SetStatus changes a session's status (active, done, cancelled, archived…).
+func (st *SQLStore) SetStatus(ctx context.Context, id, status string) error {
+	res, err := st.db.ExecContext(ctx, `UPDATE sessions SET status = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`, status, id)
+	if err != nil {
+		return fmt.Errorf("status of %s: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return nil
+}
+
+// Delete removes a session and its messages.
+func (st *SQLStore) Delete(ctx context.Context, id string) error {
+	res, err := st.db.ExecContext(ctx, "DELETE FROM sessions WHERE id = ?", id)
+	if err != nil {
+		return fmt.Errorf("delete session %s: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return nil
+}
