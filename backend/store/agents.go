@@ -3,17 +3,34 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 )
 
+const agentCols = "key, name, type, provider, model, profile, allow_json, deny_json, workspace, sandbox, network"
+
+func scanAgent(row interface{ Scan(...any) error }) (Agent, error) {
+	var a Agent
+	var allow, deny string
+	if err := row.Scan(&a.Key, &a.Name, &a.Type, &a.Provider, &a.Model, &a.Profile, &allow, &deny, &a.Workspace, &a.Sandbox, &a.Network); err != nil {
+		return Agent{}, err
+	}
+	if err := json.Unmarshal([]byte(allow), &a.Allow); err != nil {
+		return Agent{}, fmt.Errorf("agent %s: allow list is corrupt: %w", a.Key, err)
+	}
+	if err := json.Unmarshal([]byte(deny), &a.Deny); err != nil {
+		return Agent{}, fmt.Errorf("agent %s: deny list is corrupt: %w", a.Key, err)
+	}
+	return a, nil
+}
+
 var agentKeyRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
 
 // GetAgent returns the agent with key, or ErrNotFound.
 func (db *DB) GetAgent(ctx context.Context, key string) (Agent, error) {
-	var a Agent
-	err := db.sql.QueryRowContext(ctx, "SELECT key, name, type FROM agents WHERE key = ?", key).Scan(&a.Key, &a.Name, &a.Type)
+	a, err := scanAgent(db.sql.QueryRowContext(ctx, "SELECT "+agentCols+" FROM agents WHERE key = ?", key))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Agent{}, fmt.Errorf("agent %q: %w", key, ErrNotFound)
 	}
@@ -25,15 +42,15 @@ func (db *DB) GetAgent(ctx context.Context, key string) (Agent, error) {
 
 // ListAgents returns all agents ordered by key.
 func (db *DB) ListAgents(ctx context.Context) ([]Agent, error) {
-	rows, err := db.sql.QueryContext(ctx, "SELECT key, name, type FROM agents ORDER BY key")
+	rows, err := db.sql.QueryContext(ctx, "SELECT "+agentCols+" FROM agents ORDER BY key")
 	if err != nil {
 		return nil, fmt.Errorf("list agents: %w", err)
 	}
 	defer rows.Close()
 	var out []Agent
 	for rows.Next() {
-		var a Agent
-		if err := rows.Scan(&a.Key, &a.Name, &a.Type); err != nil {
+		a, err := scanAgent(rows)
+		if err != nil {
 			return nil, fmt.Errorf("list agents: %w", err)
 		}
 		out = append(out, a)
@@ -58,9 +75,22 @@ func (db *DB) PutAgent(ctx context.Context, a Agent) error {
 	if a.Name == "" {
 		a.Name = a.Key
 	}
-	_, err := db.sql.ExecContext(ctx, `INSERT INTO agents (key, name, type) VALUES (?, ?, ?)
-		ON CONFLICT(key) DO UPDATE SET name = excluded.name, type = excluded.type,
-		updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`, a.Key, a.Name, string(a.Type))
+	allow, err := json.Marshal(nonNil(a.Allow))
+	if err != nil {
+		return err
+	}
+	deny, err := json.Marshal(nonNil(a.Deny))
+	if err != nil {
+		return err
+	}
+	_, err = db.sql.ExecContext(ctx, `INSERT INTO agents
+		(key, name, type, provider, model, profile, allow_json, deny_json, workspace, sandbox, network)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(key) DO UPDATE SET name = excluded.name, type = excluded.type, provider = excluded.provider,
+		model = excluded.model, profile = excluded.profile, allow_json = excluded.allow_json,
+		deny_json = excluded.deny_json, workspace = excluded.workspace, sandbox = excluded.sandbox,
+		network = excluded.network, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+		a.Key, a.Name, string(a.Type), a.Provider, a.Model, a.Profile, string(allow), string(deny), a.Workspace, a.Sandbox, a.Network)
 	if err != nil {
 		return fmt.Errorf("put agent %q: %w", a.Key, err)
 	}
@@ -89,4 +119,11 @@ func (db *DB) AgentType(ctx context.Context, agent string) (string, error) {
 		return "", err
 	}
 	return string(a.Type), nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

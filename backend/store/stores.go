@@ -17,11 +17,23 @@ const (
 	AgentPredefined AgentType = "predefined"
 )
 
-// Agent is a configured agent. Later issues add provider, model, profile.
+// Agent is a configured agent.
 type Agent struct {
 	Key  string    `json:"key"`
 	Name string    `json:"name"`
 	Type AgentType `json:"type"`
+	// Provider and Model pick the LLM; empty means the default provider.
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	// Profile overrides the global policy profile for this agent.
+	Profile string   `json:"profile"`
+	Allow   []string `json:"allow"`
+	Deny    []string `json:"deny"`
+	// Workspace is the agent's workspace; empty means the default one.
+	Workspace string `json:"workspace"`
+	// Sandbox runs the agent's commands in Podman; Network lets them out.
+	Sandbox bool `json:"sandbox"`
+	Network bool `json:"network"`
 }
 
 // Settings is a small key/value store for configuration.

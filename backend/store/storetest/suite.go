@@ -57,7 +57,13 @@ func testAgents(t *testing.T, s store.Store) {
 	if err != nil || def.Type != store.AgentOpen {
 		t.Fatalf("default agent on first run: %+v %v", def, err)
 	}
-	must(t, s.PutAgent(ctx, store.Agent{Key: "reviewer", Name: "Reviewer", Type: store.AgentPredefined}))
+	must(t, s.PutAgent(ctx, store.Agent{Key: "reviewer", Name: "Reviewer", Type: store.AgentPredefined,
+		Provider: "ollama", Model: "qwen2.5:7b", Profile: "coding", Allow: []string{"group:fs"}, Deny: []string{"exec"},
+		Workspace: "/tmp/ws", Sandbox: true, Network: true}))
+	got, err := s.GetAgent(ctx, "reviewer")
+	if err != nil || got.Model != "qwen2.5:7b" || got.Deny[0] != "exec" || !got.Network || !got.Sandbox || got.Workspace != "/tmp/ws" {
+		t.Fatalf("agent round trip: %+v %v", got, err)
+	}
 	typ, err := s.AgentType(ctx, "reviewer")
 	if err != nil || typ != "predefined" {
 		t.Fatalf("AgentType = %q %v", typ, err)
