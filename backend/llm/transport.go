@@ -29,7 +29,7 @@ const maxRetryAfter = time.Minute
 func DefaultBackoff(attempt int) time.Duration {
 	d := 500 * time.Millisecond << min(attempt, 4)
 	d = min(d, 8*time.Second)
-	jitter := time.Duration(rand.Int64N(int64(d)/5 + 1)) // jitter spreads retries of parallel agents
+	jitter := time.Duration(rand.Int64N(int64(d)/5 + 1)) //nolint:gosec // jitter spreads parallel agents' retries; no secrecy needed
 	return d - d/10 + jitter
 }
 
@@ -45,6 +45,7 @@ type HTTPError struct {
 	RetryAfter time.Duration
 }
 
+// Error reads like: ollama: POST http://…/chat/completions: 404 Not Found: model "x" not found.
 func (e *HTTPError) Error() string {
 	s := fmt.Sprintf("%s: %s %s: %s", e.Provider, e.Method, e.URL, e.StatusText)
 	if e.Excerpt != "" {
@@ -150,7 +151,7 @@ func (t *transport) once(ctx context.Context, url string, payload []byte, parse 
 	if err != nil {
 		return Response{}, err
 	}
-	defer res.Body.Close()
+	defer closeBody(res)
 	out, err := parse(ctx, res.Body, emit)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -176,7 +177,7 @@ func (t *transport) do(req *http.Request) (*http.Response, error) {
 	if res.StatusCode/100 == 2 {
 		return res, nil
 	}
-	defer res.Body.Close()
+	defer closeBody(res)
 	raw, _ := io.ReadAll(io.LimitReader(res.Body, 4096)) // best effort: the status alone is still an error
 	return nil, &HTTPError{
 		Provider: t.name, Method: req.Method, URL: req.URL.String(),
@@ -195,7 +196,7 @@ func (t *transport) getJSON(ctx context.Context, url string, out any) error {
 	if err != nil {
 		return err
 	}
-	defer res.Body.Close()
+	defer closeBody(res)
 	if err := json.NewDecoder(io.LimitReader(res.Body, 16<<20)).Decode(out); err != nil {
 		return fmt.Errorf("%s: GET %s: decode: %w", t.name, url, err)
 	}
@@ -242,3 +243,6 @@ func parseRetryAfter(v string) time.Duration {
 	}
 	return max(0, min(d, maxRetryAfter))
 }
+
+// closeBody closes a response body; a close error after the body was read changes nothing.
+func closeBody(res *http.Response) { _ = res.Body.Close() }

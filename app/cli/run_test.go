@@ -1,0 +1,108 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/warren-dev/warren/backend/llm/llmtest"
+)
+
+// TestRunAgainstScriptedModel drives `warren run` end to end against a
+// scripted OpenAI-compatible server: streamed text, parallel tool calls
+// with arguments in pieces, a denied command fed back to the model, and a
+// second turn continuing the stored session.
+func TestRunAgainstScriptedModel(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.LoadCassette(t, "testdata/cassettes/agent_tools.json"))
+	dir, ws := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "notes.md"), []byte("# Notes\nbuy milk\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(ws, "scratch"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := warren(t, dir, "run", "--base-url", srv.URL+"/v1", "--model", "qwen2.5:7b", "--workspace", ws, "summarise my notes")
+	if r.code != 0 {
+		t.Fatalf("run: %+v", r)
+	}
+	if !strings.Contains(r.stdout, "Let me read them.") || !strings.Contains(r.stdout, "Your notes say: buy milk.") {
+		t.Fatalf("stdout: %q", r.stdout)
+	}
+	for _, want := range []string{"→ read_file", "← read_file ok", "→ exec", "← exec SecurityError"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Fatalf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(ws, "scratch")); err != nil {
+		t.Fatal("the denied rm -rf ran")
+	}
+	// The model saw the file content and the refusal as tool results.
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model calls", len(reqs))
+	}
+	var body struct {
+		Messages []struct {
+			Role       string `json:"role"`
+			Content    string `json:"content"`
+			ToolCallID string `json:"tool_call_id"`
+		} `json:"messages"`
+		Tools []struct {
+			Function struct{ Name string } `json:"function"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(reqs[1].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	var toolMsgs []string
+	for _, m := range body.Messages {
+		if m.Role == "tool" {
+			toolMsgs = append(toolMsgs, m.ToolCallID+": "+m.Content)
+		}
+	}
+	if len(toolMsgs) != 2 || !strings.Contains(toolMsgs[0], "buy milk") || !strings.Contains(toolMsgs[1], "blocked by safety policy") {
+		t.Fatalf("tool results sent back: %q", toolMsgs)
+	}
+	if len(body.Tools) == 0 || !strings.Contains(body.Messages[0].Content, "Warren") {
+		t.Fatalf("tools or system prompt missing: %d tools, system %q", len(body.Tools), body.Messages[0].Content)
+	}
+	// Continue the same session: the history goes back to the model.
+	m := regexp.MustCompile(`session (s-[0-9a-f]+)`).FindStringSubmatch(r.stderr)
+	if m == nil {
+		t.Fatalf("no session id in %q", r.stderr)
+	}
+	r2 := warren(t, dir, "run", "--session", m[1], "--base-url", srv.URL+"/v1", "--model", "qwen2.5:7b", "--workspace", ws, "and again")
+	if r2.code != 0 || !strings.Contains(r2.stdout, "Still: buy milk.") {
+		t.Fatalf("second turn: %+v", r2)
+	}
+	if err := json.Unmarshal(srv.Requests()[2].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if len(body.Messages) < 7 {
+		t.Fatalf("history not sent: %d messages", len(body.Messages))
+	}
+	if srv.Remaining() != 0 {
+		t.Fatalf("%d turns not served", srv.Remaining())
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if r := warren(t, dir, "run"); r.code != 2 {
+		t.Fatalf("no prompt: %+v", r)
+	}
+	if r := warren(t, dir, "run", "hello"); r.code != 1 || !strings.Contains(r.stderr, "no model provider") {
+		t.Fatalf("no provider: %+v", r)
+	}
+	if r := warren(t, dir, "run", "--base-url", "http://127.0.0.1:9/v1", "hello"); r.code != 1 || !strings.Contains(r.stderr, "--model") {
+		t.Fatalf("no model: %+v", r)
+	}
+	if r := warren(t, dir, "run", "--agent", "ghost", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "hi"); r.code != 2 {
+		t.Fatalf("unknown agent: %+v", r)
+	}
+}

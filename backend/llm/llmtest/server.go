@@ -1,0 +1,220 @@
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Server replays a Cassette over HTTP; it embeds the httptest.Server, so URL is its root.
+type Server struct {
+	*httptest.Server
+	t        testing.TB
+	cassette Cassette
+
+	mu       sync.Mutex
+	turn     int // next turn to serve
+	fault    int // faults of that turn already served
+	requests []Recorded
+}
+
+// Recorded is a request the server received.
+type Recorded struct {
+	Method string
+	Path   string
+	Header http.Header
+	Body   []byte
+}
+
+// NewServer starts a server replaying cassette; it closes when the test ends.
+func NewServer(t testing.TB, cassette Cassette) *Server {
+	s := &Server{t: t, cassette: cassette}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/chat/completions", s.serveOpenAI)
+	mux.HandleFunc("POST /v1/messages", s.serveAnthropic)
+	mux.HandleFunc("GET /v1/models", s.serveModels)
+	mux.HandleFunc("GET /api/tags", s.serveTags)
+	s.Server = httptest.NewServer(s.record(mux))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Requests returns every request received so far, in order.
+func (s *Server) Requests() []Recorded {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Recorded(nil), s.requests...)
+}
+
+// Remaining is the number of turns not yet served.
+func (s *Server) Remaining() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.cassette.Turns) - s.turn
+}
+
+func (s *Server) record(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body) // a short read just leaves the recorded body short
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		s.mu.Lock()
+		s.requests = append(s.requests, Recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
+		s.mu.Unlock()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// next picks what to serve for one streaming request: a fault of the current turn, or the turn.
+func (s *Server) next(body []byte) (Turn, *Fault, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.turn >= len(s.cassette.Turns) {
+		return Turn{}, nil, fmt.Errorf("cassette %q exhausted after %d turns", s.cassette.Name, s.turn)
+	}
+	turn := s.cassette.Turns[s.turn]
+	if s.fault < len(turn.Faults) {
+		s.fault++
+		return turn, &turn.Faults[s.fault-1], nil
+	}
+	if turn.Expect != "" {
+		if last := lastMessageText(body); !strings.Contains(last, turn.Expect) {
+			return Turn{}, nil, fmt.Errorf("turn %d: last message %.200q does not contain %q", s.turn, last, turn.Expect)
+		}
+	}
+	s.turn++
+	s.fault = 0
+	return turn, nil, nil
+}
+
+// begin resolves the request to a turn, answering errors and HTTP faults itself; ok=false means
+// the response is already written. limit is how many SSE events may be written (-1: all).
+func (s *Server) begin(w http.ResponseWriter, r *http.Request) (turn Turn, limit int, ok bool) {
+	body, _ := io.ReadAll(r.Body)
+	turn, fault, err := s.next(body)
+	if err != nil {
+		s.t.Errorf("llmtest: %v", err)
+		http.Error(w, `{"error":{"message":"llmtest: `+strings.ReplaceAll(err.Error(), `"`, `'`)+`"}}`, http.StatusBadRequest)
+		return Turn{}, 0, false
+	}
+	if fault != nil && fault.Status != 0 {
+		if fault.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.FormatFloat(fault.RetryAfter, 'f', -1, 64))
+		}
+		msg := fault.Body
+		if msg == "" {
+			msg = fmt.Sprintf(`{"error":{"message":"injected %d"}}`, fault.Status)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(fault.Status)
+		_, _ = io.WriteString(w, msg)
+		return Turn{}, 0, false
+	}
+	limit = -1
+	if fault != nil && fault.DropAfterChunks != nil {
+		limit = *fault.DropAfterChunks
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	return turn, limit, true
+}
+
+// sseWriter writes events until its limit, after which writes are swallowed: the handler then
+// returns and the client sees the stream end early, as when a local server crashes.
+type sseWriter struct {
+	w     http.ResponseWriter
+	limit int
+	n     int
+}
+
+func (e *sseWriter) send(event string, v any) {
+	if e.limit >= 0 && e.n >= e.limit {
+		return
+	}
+	e.n++
+	data, _ := v.(string)
+	if data == "" {
+		raw, _ := json.Marshal(v) // cassette values always marshal
+		data = string(raw)
+	}
+	if event != "" {
+		fmt.Fprintf(e.w, "event: %s\n", event)
+	}
+	fmt.Fprintf(e.w, "data: %s\n\n", data)
+	if f, ok := e.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (s *Server) serveModels(w http.ResponseWriter, _ *http.Request) {
+	if s.cassette.ModelsStatus != 0 {
+		http.Error(w, `{"error":{"message":"models unavailable"}}`, s.cassette.ModelsStatus)
+		return
+	}
+	type model struct {
+		ID     string `json:"id"`
+		Object string `json:"object"`
+	}
+	out := struct {
+		Object string  `json:"object"`
+		Data   []model `json:"data"`
+	}{Object: "list", Data: []model{}}
+	for _, m := range s.cassette.Models {
+		out.Data = append(out.Data, model{ID: m, Object: "model"})
+	}
+	writeJSON(w, out)
+}
+
+func (s *Server) serveTags(w http.ResponseWriter, _ *http.Request) {
+	type tag struct {
+		Name string `json:"name"`
+	}
+	out := struct {
+		Models []tag `json:"models"`
+	}{Models: []tag{}}
+	for _, m := range s.cassette.Models {
+		out.Models = append(out.Models, tag{Name: m})
+	}
+	writeJSON(w, out)
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v) // the client reports a broken answer itself
+}
+
+// lastMessageText is the text of the last message in an OpenAI or Anthropic request body.
+func lastMessageText(body []byte) string {
+	var req struct {
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if json.Unmarshal(body, &req) != nil || len(req.Messages) == 0 {
+		return ""
+	}
+	raw := req.Messages[len(req.Messages)-1].Content
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Text    string          `json:"text"`
+		Content json.RawMessage `json:"content"`
+	}
+	_ = json.Unmarshal(raw, &blocks) // unknown shapes just match nothing
+	var parts []string
+	for _, b := range blocks {
+		parts = append(parts, b.Text)
+		if json.Unmarshal(b.Content, &s) == nil {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

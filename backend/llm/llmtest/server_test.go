@@ -1,0 +1,85 @@
+package llmtest
+
+import (
+	"bufio"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// tbRecorder captures Errorf so tests can check the server reports cassette mismatches.
+type tbRecorder struct {
+	testing.TB
+	mu   sync.Mutex
+	errs []string
+}
+
+func (r *tbRecorder) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+func post(t *testing.T, url, body string) (int, []string) {
+	t.Helper()
+	res, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var lines []string
+	sc := bufio.NewScanner(res.Body)
+	for sc.Scan() {
+		if sc.Text() != "" {
+			lines = append(lines, sc.Text())
+		}
+	}
+	return res.StatusCode, lines
+}
+
+func TestServerReplaysAndChecksExpectations(t *testing.T) {
+	t.Parallel()
+	rec := &tbRecorder{TB: t}
+	two := 2
+	srv := NewServer(rec, Cassette{Name: "demo", Turns: []Turn{
+		{Expect: "hello", Faults: []Fault{{Status: 429, RetryAfter: 1.5}, {DropAfterChunks: &two}}, Chunks: []string{"a", "b", "c"}},
+		{Expect: "never sent"},
+	}})
+	const body = `{"messages":[{"role":"user","content":"hello there"}]}`
+	if code, _ := post(t, srv.URL+"/v1/chat/completions", body); code != 429 {
+		t.Errorf("first request: status %d, want the injected 429", code)
+	}
+	if _, lines := post(t, srv.URL+"/v1/chat/completions", body); len(lines) != 2 {
+		t.Errorf("dropped stream: %q, want 2 events", lines)
+	}
+	_, lines := post(t, srv.URL+"/v1/chat/completions", body)
+	if len(lines) != 5 || lines[len(lines)-1] != "data: [DONE]" {
+		t.Errorf("full stream: %q", lines)
+	}
+	if code, _ := post(t, srv.URL+"/v1/messages", `{"messages":[{"role":"user","content":[{"type":"text","text":"other"}]}]}`); code != 400 {
+		t.Errorf("mismatched expectation: status %d, want 400", code)
+	}
+	if len(rec.errs) != 1 || !strings.Contains(rec.errs[0], `does not contain "never sent"`) {
+		t.Errorf("reported errors = %q", rec.errs)
+	}
+	if n := len(srv.Requests()); n != 4 || srv.Remaining() != 1 {
+		t.Errorf("requests = %d, remaining = %d", n, srv.Remaining())
+	}
+}
+
+func TestLastMessageText(t *testing.T) {
+	t.Parallel()
+	cases := map[string]string{
+		`{"messages":[{"role":"tool","content":"result text"}]}`:                                                "result text",
+		`{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":"sunny"}]}]}`: "\nsunny",
+		`{"messages":[]}`: "",
+		`not json`:        "",
+	}
+	for in, want := range cases {
+		if got := lastMessageText([]byte(in)); got != want {
+			t.Errorf("lastMessageText(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
