@@ -106,3 +106,27 @@ func TestRunErrors(t *testing.T) {
 		t.Fatalf("unknown agent: %+v", r)
 	}
 }
+
+func TestProvidersAndAgentProvider(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Cassette{
+		Models: []string{"qwen2.5:7b", "llama3.1:8b"},
+		Turns:  []llmtest.Turn{{Chunks: []string{"hi from ollama"}}},
+	})
+	dir := t.TempDir()
+	if r := warren(t, dir, "providers", "add", "local", "--base-url", srv.URL+"/v1", "--model", "qwen2.5:7b"); r.code != 0 {
+		t.Fatalf("add: %+v", r)
+	}
+	if r := warren(t, dir, "providers", "test", "local"); r.code != 0 || !strings.Contains(r.stdout, "llama3.1:8b") {
+		t.Fatalf("test: %+v", r)
+	}
+	if r := warren(t, dir, "providers", "add", "bad", "--base-url", "localhost"); r.code != 2 {
+		t.Fatalf("bad url: %+v", r)
+	}
+	if r := warren(t, dir, "providers", "list"); r.code != 0 || !strings.Contains(r.stdout, "qwen2.5:7b") {
+		t.Fatalf("list: %+v", r)
+	}
+	if r := warren(t, dir, "providers", "test", "nope"); r.code == 0 {
+		t.Fatalf("unknown provider: %+v", r)
+	}
+}

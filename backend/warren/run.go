@@ -137,3 +137,16 @@ func (w *Warren) systemPrompt(ctx context.Context, a store.Agent, user, ws strin
 	}
 	return b.String(), nil
 }
+
+// TestProvider connects to a configured provider and lists its models.
+func (w *Warren) TestProvider(ctx context.Context, name string) ([]llm.Model, error) {
+	p, err := w.Providers().Get(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	var prov llm.Provider = llm.NewOpenAI(llm.OpenAIOptions{Name: p.Name, BaseURL: p.BaseURL, APIKey: p.APIKey})
+	if p.Kind == store.ProviderAnthropic {
+		prov = llm.NewAnthropic(llm.AnthropicOptions{BaseURL: p.BaseURL, APIKey: p.APIKey})
+	}
+	return prov.Models(ctx)
+}
