@@ -30,6 +30,7 @@ type App struct {
 	ctx       context.Context
 	cancel    func()
 	noDialogs bool
+	runs      runs
 }
 
 // Options are the window-side functions App needs; nil ones are skipped.

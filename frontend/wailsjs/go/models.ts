@@ -247,6 +247,23 @@ export namespace custom {
 
 }
 
+export namespace llm {
+	
+	export class Model {
+	    id: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Model(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	    }
+	}
+
+}
+
 export namespace policy {
 	
 	export class StepTrace {
@@ -300,6 +317,156 @@ export namespace policy {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace sessions {
+	
+	export class ToolCall {
+	    id: string;
+	    name: string;
+	    arguments: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.arguments = source["arguments"];
+	    }
+	}
+	export class Message {
+	    id: number;
+	    role: string;
+	    content: string;
+	    tool_calls?: ToolCall[];
+	    tool_call_id?: string;
+	    name?: string;
+	    created: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Message(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.role = source["role"];
+	        this.content = source["content"];
+	        this.tool_calls = this.convertValues(source["tool_calls"], ToolCall);
+	        this.tool_call_id = source["tool_call_id"];
+	        this.name = source["name"];
+	        this.created = source["created"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Session {
+	    id: string;
+	    agent: string;
+	    parent_id?: string;
+	    title: string;
+	    status: string;
+	    prompt_tokens: number;
+	    completion_tokens: number;
+	    created: string;
+	    updated: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Session(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.agent = source["agent"];
+	        this.parent_id = source["parent_id"];
+	        this.title = source["title"];
+	        this.status = source["status"];
+	        this.prompt_tokens = source["prompt_tokens"];
+	        this.completion_tokens = source["completion_tokens"];
+	        this.created = source["created"];
+	        this.updated = source["updated"];
+	    }
+	}
+
+}
+
+export namespace store {
+	
+	export class Agent {
+	    key: string;
+	    name: string;
+	    type: string;
+	    provider: string;
+	    model: string;
+	    profile: string;
+	    allow: string[];
+	    deny: string[];
+	    workspace: string;
+	    sandbox: boolean;
+	    network: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Agent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.profile = source["profile"];
+	        this.allow = source["allow"];
+	        this.deny = source["deny"];
+	        this.workspace = source["workspace"];
+	        this.sandbox = source["sandbox"];
+	        this.network = source["network"];
+	    }
+	}
+	export class Provider {
+	    name: string;
+	    kind: string;
+	    base_url: string;
+	    api_key?: string;
+	    has_key: boolean;
+	    default_model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Provider(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.base_url = source["base_url"];
+	        this.api_key = source["api_key"];
+	        this.has_key = source["has_key"];
+	        this.default_model = source["default_model"];
+	    }
 	}
 
 }

@@ -6,6 +6,10 @@ export function ActiveProfile() {
   return window['go']['app']['App']['ActiveProfile']();
 }
 
+export function Agents() {
+  return window['go']['app']['App']['Agents']();
+}
+
 export function AnswerApproval(arg1, arg2) {
   return window['go']['app']['App']['AnswerApproval'](arg1, arg2);
 }
@@ -34,8 +38,20 @@ export function CustomTools() {
   return window['go']['app']['App']['CustomTools']();
 }
 
+export function DeleteAgent(arg1) {
+  return window['go']['app']['App']['DeleteAgent'](arg1);
+}
+
 export function DeleteCustomTool(arg1, arg2) {
   return window['go']['app']['App']['DeleteCustomTool'](arg1, arg2);
+}
+
+export function DeleteModelProvider(arg1) {
+  return window['go']['app']['App']['DeleteModelProvider'](arg1);
+}
+
+export function DeleteSession(arg1) {
+  return window['go']['app']['App']['DeleteSession'](arg1);
 }
 
 export function DialogsEnabled() {
@@ -44,6 +60,10 @@ export function DialogsEnabled() {
 
 export function Explain(arg1, arg2, arg3) {
   return window['go']['app']['App']['Explain'](arg1, arg2, arg3);
+}
+
+export function ModelProviders() {
+  return window['go']['app']['App']['ModelProviders']();
 }
 
 export function PendingApprovals() {
@@ -66,8 +86,28 @@ export function SandboxStatus() {
   return window['go']['app']['App']['SandboxStatus']();
 }
 
+export function SaveAgent(arg1) {
+  return window['go']['app']['App']['SaveAgent'](arg1);
+}
+
 export function SaveCustomTool(arg1) {
   return window['go']['app']['App']['SaveCustomTool'](arg1);
+}
+
+export function SaveModelProvider(arg1) {
+  return window['go']['app']['App']['SaveModelProvider'](arg1);
+}
+
+export function SendMessage(arg1, arg2, arg3) {
+  return window['go']['app']['App']['SendMessage'](arg1, arg2, arg3);
+}
+
+export function SessionHistory(arg1) {
+  return window['go']['app']['App']['SessionHistory'](arg1);
+}
+
+export function Sessions(arg1) {
+  return window['go']['app']['App']['Sessions'](arg1);
 }
 
 export function SetActiveProfile(arg1) {
@@ -84,6 +124,14 @@ export function SetDialogsEnabled(arg1) {
 
 export function SetSandboxSettings(arg1, arg2, arg3) {
   return window['go']['app']['App']['SetSandboxSettings'](arg1, arg2, arg3);
+}
+
+export function StopRun(arg1) {
+  return window['go']['app']['App']['StopRun'](arg1);
+}
+
+export function TestModelProvider(arg1) {
+  return window['go']['app']['App']['TestModelProvider'](arg1);
 }
 
 export function Tools(arg1, arg2) {
