@@ -53,6 +53,7 @@ mkdir -p docs
   echo "|---|---|---|"
   awk '
     /^BenchmarkRegistryOverhead/ { for (i = 1; i < NF; i++) if ($(i+1) == "%-of-1ms-tool") printf "| registry pipeline overhead around a no-op tool | %s %% of a 1 ms tool | under 2 %% |\n", $i }
+    /^BenchmarkLoopIteration/ { for (i = 1; i < NF; i++) if ($(i+1) == "µs/iteration") printf "| agent loop overhead per iteration, 50 tools, excluding model time | %s µs | under 1000 µs |\n", $i }
     /^BenchmarkScrub1MB-/ { for (i = 1; i < NF; i++) if ($(i+1) == "MB/s") printf "| scrubber throughput, 1 MB mixed text | %s MB/s | (no goal; > 20 MB/s wanted) |\n", $i }
     /^BenchmarkExec\/host\/echo/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) host = $i }
     /^BenchmarkExec\/warm\/echo/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) warm = $i }

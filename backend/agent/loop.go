@@ -185,23 +185,26 @@ func (l *Loop) turn(ctx context.Context, req RunRequest, sid string, history []l
 		}
 		res.Usage = addUsage(res.Usage, resp.Usage)
 		on(Event{Kind: EventUsage, Session: sid, Usage: &resp.Usage})
-		_ = l.d.Sessions.AddUsage(ctx, sid, resp.Usage.PromptTokens, resp.Usage.CompletionTokens)
+		if resp.Usage.PromptTokens+resp.Usage.CompletionTokens > 0 {
+			_ = l.d.Sessions.AddUsage(ctx, sid, resp.Usage.PromptTokens, resp.Usage.CompletionTokens)
+		}
 		msg := resp.Message
 		msg.Role = llm.RoleAssistant
 		msgs = append(msgs, msg)
-		if err := l.persist(ctx, sid, msg); err != nil {
-			return res, err
-		}
 		if len(msg.ToolCalls) == 0 {
 			res.Text = msg.Content
-			return res, nil
+			return res, l.persist(ctx, sid, msg)
 		}
+		// The assistant message and its tool results are stored in one
+		// transaction: a history never holds calls without their results.
+		batch := []llm.Message{msg}
 		for _, tc := range msg.ToolCalls {
 			out := l.callTool(ctx, reg, req, sid, tc, on)
 			msgs = append(msgs, out)
-			if err := l.persist(ctx, sid, out); err != nil {
-				return res, err
-			}
+			batch = append(batch, out)
+		}
+		if err := l.persist(ctx, sid, batch...); err != nil {
+			return res, err
 		}
 	}
 	return res, ErrMaxIterations
@@ -248,8 +251,12 @@ func (l *Loop) toolDefs(ctx context.Context, reg *tools.Registry, agent string) 
 	return defs, nil
 }
 
-func (l *Loop) persist(ctx context.Context, sid string, m llm.Message) error {
-	return l.d.Sessions.Append(ctx, sid, toStored(m))
+func (l *Loop) persist(ctx context.Context, sid string, ms ...llm.Message) error {
+	stored := make([]sessions.Message, len(ms))
+	for i, m := range ms {
+		stored[i] = toStored(m)
+	}
+	return l.d.Sessions.Append(ctx, sid, stored...)
 }
 
 func addUsage(a, b llm.Usage) llm.Usage {
