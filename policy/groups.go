@@ -36,7 +36,7 @@ func staticGroupTable() map[string][]string {
 		"memory":     {"memory_search", "memory_get"},
 		"sessions":   {"sessions_list", "sessions_history", "sessions_send", "spawn", "session_status"},
 		"knowledge":  {"knowledge_graph_search", "skill_search"},
-		"automation": {"cron", "datetime", "current_time"},
+		"automation": {"cron", "datetime", "current_time", "plan_create", "todo_update"},
 		"messaging":  {"message", "create_forum_topic"},
 		"teams":      {"team_tasks", "team_message"},
 		"media_gen":  {"create_image", "create_audio", "create_video", "tts"},

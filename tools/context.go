@@ -19,6 +19,9 @@ type CallContext struct {
 	Sandbox string `json:"sandbox,omitempty"`
 	// Network lets sandboxed commands reach the network (opt-in per agent).
 	Network bool `json:"network,omitempty"`
+	// Profile is the policy profile of the run ("" = the global one), so
+	// the policy gate judges calls the way the tool list was filtered.
+	Profile string `json:"profile,omitempty"`
 }
 
 type callContextKey struct{}

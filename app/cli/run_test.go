@@ -130,3 +130,22 @@ func TestProvidersAndAgentProvider(t *testing.T) {
 		t.Fatalf("unknown provider: %+v", r)
 	}
 }
+
+// TestRunWithRuntimeTool: plan_create is injected for the run, passes the
+// policy gate, and calls the run's own model for the plan.
+func TestRunWithRuntimeTool(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Cassette{Turns: []llmtest.Turn{
+		{Expect: "plan my day", ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "plan_create", Arguments: []string{`{"task":"plan my day","max_steps":2}`}}}},
+		{Chunks: []string{`{"steps":[{"title":"Wake up","detail":"early"},{"title":"Work","detail":"focus"}]}`}},
+		{Expect: "Wake up", Chunks: []string{"Plan made."}},
+	}})
+	dir := t.TempDir()
+	r := warren(t, dir, "run", "--base-url", srv.URL+"/v1", "--model", "m", "plan my day")
+	if r.code != 0 || !strings.Contains(r.stdout, "Plan made.") || !strings.Contains(r.stderr, "← plan_create ok") {
+		t.Fatalf("run: %+v", r)
+	}
+	if r := warren(t, dir, "tools", "--json"); strings.Contains(r.stdout, `"plan_create"`) {
+		t.Fatal("a runtime tool leaked into the base inventory")
+	}
+}

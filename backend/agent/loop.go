@@ -43,6 +43,9 @@ type RunRequest struct {
 	Workspace string
 	Sandbox   string
 	Network   bool
+	// Profile is the agent's policy profile ("" = global), checked again
+	// by the registry's policy gate on every call.
+	Profile string
 	// MaxIterations bounds model calls; zero means DefaultMaxIterations.
 	MaxIterations int
 }
@@ -219,7 +222,7 @@ func (l *Loop) callTool(ctx context.Context, reg *tools.Registry, req RunRequest
 		ID: tc.ID, Name: tc.Name, Args: json.RawMessage(tc.Arguments),
 		Context: tools.CallContext{
 			Channel: "desktop", SandboxKey: sid, Workspace: req.Workspace, Agent: req.Agent,
-			User: req.User, PeerKind: "direct", Sandbox: req.Sandbox, Network: req.Network,
+			User: req.User, PeerKind: "direct", Sandbox: req.Sandbox, Network: req.Network, Profile: req.Profile,
 		},
 	})
 	text := r.ForLLM

@@ -88,21 +88,42 @@ func (w *Warren) decision(reg *tools.Registry, profile, agent string) (policy.De
 	return d, nil
 }
 
-// gate is the registry's policy check for every call.
+// gate is the registry's policy check for every call, with the run's
+// profile and agent. Tools injected for one run (plan_create…) are not in
+// the agent's registry; they are judged together with it.
 func (w *Warren) gate(ctx context.Context, info tools.Info) (bool, string) {
-	agent := tools.AgentFrom(ctx)
-	reg, err := w.registryFor(ctx, agent)
+	cc := tools.CallContextFrom(ctx)
+	reg, err := w.registryFor(ctx, cc.Agent)
 	if err != nil {
 		return false, err.Error()
 	}
-	d, err := w.decision(reg, "", agent)
+	if _, ok := reg.Get(info.Name); !ok {
+		if reg, err = reg.WithTools(injected{info}); err != nil {
+			return false, err.Error()
+		}
+	}
+	d, err := w.decision(reg, cc.Profile, cc.Agent)
 	if err != nil {
 		return false, err.Error()
 	}
 	if d.Allowed(info.Name) {
 		return true, ""
 	}
-	return false, w.denialReason(reg, info.Name, "", agent)
+	return false, w.denialReason(reg, info.Name, cc.Profile, cc.Agent)
+}
+
+// injected stands for a per-run tool when the gate evaluates policy.
+type injected struct{ info tools.Info }
+
+func (i injected) Info() tools.Info {
+	if i.info.Class == tools.ClassStatic {
+		i.info.Class = tools.ClassRuntime
+	}
+	return i.info
+}
+
+func (i injected) Execute(context.Context, json.RawMessage) (tools.Result, error) {
+	return tools.Result{}, errors.New("policy placeholder: not executable")
 }
 
 // denialReason names the step that removed a tool, for messages and the UI.

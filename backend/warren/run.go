@@ -61,13 +61,13 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 	if !a.Sandbox {
 		sandboxMode = SandboxHost
 	}
+	reg, err := w.taskRegistry(ctx, a.Key, prov, model)
+	if err != nil {
+		return agent.Result{}, err
+	}
 	loop := agent.New(agent.Deps{
-		Registry: w.registryFor,
+		Registry: func(context.Context, string) (*tools.Registry, error) { return reg, nil },
 		Allowed: func(ctx context.Context, name string) (map[string]bool, error) {
-			reg, err := w.registryFor(ctx, name)
-			if err != nil {
-				return nil, err
-			}
 			d, err := w.decision(reg, a.Profile, name)
 			if err != nil {
 				return nil, err
@@ -85,7 +85,7 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 	})
 	return loop.Run(ctx, agent.RunRequest{
 		Agent: a.Key, User: "local", Session: req.Session, Prompt: req.Prompt,
-		Provider: prov, Model: model, Workspace: ws, Sandbox: sandboxMode, Network: a.Network,
+		Provider: prov, Model: model, Workspace: ws, Sandbox: sandboxMode, Network: a.Network, Profile: a.Profile,
 	}, on)
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/warren-dev/warren/backend/approvals"
+	"github.com/warren-dev/warren/backend/cron"
 	"github.com/warren-dev/warren/backend/events"
 	"github.com/warren-dev/warren/backend/secrets"
 	"github.com/warren-dev/warren/backend/store"
@@ -52,6 +53,8 @@ type Warren struct {
 	custom    *customTools
 	box       *secrets.Box
 	creds     *credexec.Store
+	cronStore *cron.Store
+	scheduler *cron.Scheduler
 	// life ends at Close; background work (sandbox janitor) uses it.
 	life      context.Context
 	stopLife  context.CancelFunc
@@ -138,6 +141,9 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		Credentialed: credexec.Deps{Store: w.creds, Workspace: w.workspace, Host: hostFunc(w.hostRunner), Secret: w.scrubber.AddValues},
 	})
 	if err != nil {
+		return err
+	}
+	if err := w.initAutomation(); err != nil {
 		return err
 	}
 	return w.initCustomTools(ctx, runtime.NewShell(shellDeps))
