@@ -53,6 +53,8 @@ func (a *App) Startup(ctx context.Context) {
 	a.ctx, a.cancel = ctx, func() { cancel(); unsubscribe() }
 	a.mu.Unlock()
 	go a.forward(fwdCtx, ch)
+	// Scheduled agent runs (cron) belong to the window's lifetime.
+	go func() { _ = a.core.RunScheduler(fwdCtx) }()
 }
 
 func (a *App) forward(ctx context.Context, ch <-chan events.Event) {
