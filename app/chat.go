@@ -19,6 +19,9 @@ const EventAgent = "agent:event"
 // AgentEvent is an agent event tagged with the run it belongs to.
 type AgentEvent struct {
 	RunID string `json:"run_id"`
+	// Seq numbers a run's events from 1: Wails' dev server may deliver
+	// them out of order, so the UI re-orders by it.
+	Seq uint64 `json:"seq"`
 	agent.Event
 }
 
@@ -50,9 +53,10 @@ func (a *App) SendMessage(agentKey, session, prompt string) (string, error) {
 			delete(a.runs.m, id)
 			a.runs.mu.Unlock()
 		}()
+		var seq atomic.Uint64
 		emit := func(ev agent.Event) {
 			if a.emit != nil {
-				a.emit(ctx, EventAgent, AgentEvent{RunID: id, Event: ev})
+				a.emit(ctx, EventAgent, AgentEvent{RunID: id, Seq: seq.Add(1), Event: ev})
 			}
 		}
 		_, err := a.core.RunAgent(ctx, warren.RunRequest{Agent: agentKey, Session: session, Prompt: prompt}, emit)

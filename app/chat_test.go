@@ -62,7 +62,10 @@ func TestChatRun(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	var text strings.Builder
-	for _, ev := range got {
+	for i, ev := range got {
+		if ev.Seq != uint64(i+1) {
+			t.Fatalf("event %d has seq %d", i, ev.Seq)
+		}
 		if ev.RunID != id {
 			t.Fatalf("event of another run: %+v", ev)
 		}

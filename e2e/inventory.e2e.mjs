@@ -47,7 +47,7 @@ async function main() {
     const tabs = await page.getByRole('tab').allTextContents();
     assert.deepEqual(
       tabs.map((x) => x.trim().replace(/\s+.*/, '')),
-      ['Tools', 'Approvals', 'Sandbox', 'Custom'],
+      ['Tools', 'Chat', 'Approvals', 'Sandbox', 'Custom', 'Agents'],
       `tabs: ${tabs.join(' | ')}`,
     );
     assert.equal(await page.getByRole('tab', { name: 'Tools', exact: true }).getAttribute('aria-selected'), 'true');

@@ -6,6 +6,8 @@
 #   e2e/approvals.e2e.mjs   Try it, the approvals queue, the native GTK
 #                           dialog (answered with xdotool), sandbox and
 #                           custom tools
+#   e2e/chat.e2e.mjs        providers, agents and Chat against a scripted
+#                           model (llmserve replaying e2e/cassettes/chat.json)
 # Expects frontend/dist to be built (make e2e does that first). Runs every
 # script even when one fails; exits non-zero if any failed. The node scripts
 # always stop the processes they started.
@@ -21,9 +23,11 @@ mkdir -p build/bin
 start=$(date +%s)
 echo "e2e: go build -tags dev,webkit2_41 -o build/bin/warren-dev ."
 go build -tags dev,webkit2_41 -o build/bin/warren-dev .
+echo "e2e: go build -o build/bin/llmserve ./backend/llm/llmtest/cmd/llmserve"
+go build -o build/bin/llmserve ./backend/llm/llmtest/cmd/llmserve
 echo "e2e: built in $(( $(date +%s) - start )) s"
 
-scripts=(e2e/inventory.e2e.mjs e2e/approvals.e2e.mjs)
+scripts=(e2e/inventory.e2e.mjs e2e/approvals.e2e.mjs e2e/chat.e2e.mjs)
 failed=()
 for script in "${scripts[@]}"; do
   t0=$(date +%s)

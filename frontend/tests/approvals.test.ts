@@ -274,12 +274,16 @@ describe('navigation', () => {
 
     tools.focus();
     await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('tab', { name: 'Chat' }).getAttribute('aria-selected')).toBe('true');
+    await user.keyboard('{ArrowRight}');
     const approvals = screen.getByRole('tab', { name: /Approvals/ });
     expect(approvals.getAttribute('aria-selected')).toBe('true');
     expect(document.activeElement).toBe(approvals);
     await user.keyboard('{End}');
+    expect(screen.getByRole('tab', { name: 'Agents' }).getAttribute('aria-selected')).toBe('true');
+    await user.keyboard('{ArrowLeft}');
     expect(screen.getByRole('tab', { name: 'Custom tools' }).getAttribute('aria-selected')).toBe('true');
-    await user.keyboard('{Alt>}3{/Alt}');
+    await user.keyboard('{Alt>}4{/Alt}');
     expect(screen.getByRole('tab', { name: 'Sandbox' }).getAttribute('aria-selected')).toBe('true');
     await user.keyboard('{Alt>}1{/Alt}');
     expect(tools.getAttribute('aria-selected')).toBe('true');

@@ -3,6 +3,12 @@
 import { vi } from 'vitest';
 import type { WarrenApi } from '../src/lib/api';
 import type {
+  Agent,
+  AgentEvent,
+  ChatMessage,
+  ChatSession,
+  LlmModel,
+  ModelProvider,
   ApprovalDecision,
   ApprovalEvent,
   ApprovalMode,
@@ -179,11 +185,40 @@ export interface FakeState {
   customProblems: string[];
   /** Tools whose calls wait for an approval (like requires_confirmation). */
   confirm: Set<string>;
+  agents: Agent[];
+  providers: ModelProvider[];
+  /** Stored API keys by provider (write-only on the wire). */
+  providerKeys: Record<string, string>;
+  /** What TestModelProvider answers, by provider; an Error rejects. */
+  models: Record<string, LlmModel[] | Error>;
+  sessions: ChatSession[];
+  history: Record<string, ChatMessage[]>;
+  /** Run ids handed out by sendMessage, oldest first. */
+  runs: string[];
+}
+
+export function makeAgent(over: Partial<Agent> = {}): Agent {
+  return {
+    key: 'default',
+    name: 'Default',
+    type: 'open',
+    provider: '',
+    model: '',
+    profile: '',
+    allow: [],
+    deny: [],
+    workspace: '',
+    sandbox: false,
+    network: false,
+    ...over,
+  };
 }
 
 export interface FakeApi extends WarrenApi {
   emit(ev: ToolEvent): void;
   emitApproval(ev: ApprovalEvent): void;
+  /** Delivers an agent event (run_id defaults to the newest run). */
+  emitAgent(ev: Partial<AgentEvent> & Pick<AgentEvent, 'kind'>): void;
   /** Publishes a new request the way the Go service does. */
   request(over?: Partial<ApprovalRequest>): ApprovalRequest;
   state: FakeState;
@@ -204,7 +239,16 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     customEnv: { '\u0000count_lines': { API_TOKEN: 'stored-secret' } },
     customProblems: [],
     confirm: new Set(['write_file', 'exec']),
+    agents: [makeAgent(), makeAgent({ key: 'reviewer', name: 'Reviewer', profile: 'minimal', deny: ['exec'] })],
+    providers: [],
+    providerKeys: {},
+    models: {},
+    sessions: [],
+    history: {},
+    runs: [],
   };
+  let agentListener: ((ev: AgentEvent) => void) | null = null;
+  let runSeq = 0;
   let listener: ((ev: ToolEvent) => void) | null = null;
   let approvalListener: ((ev: ApprovalEvent) => void) | null = null;
   const waiters = new Map<string, (d: ApprovalDecision) => void>();
@@ -358,6 +402,56 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
       state.custom = state.custom.filter((c) => !(c.name === name && c.agent === agent));
     }),
     customToolProblems: vi.fn(async () => [...state.customProblems]),
+
+    sendMessage: vi.fn(async (_agent: string, _session: string, _prompt: string) => {
+      const id = `run-${++runSeq}`;
+      state.runs.push(id);
+      return id;
+    }),
+    stopRun: vi.fn(async (_id: string) => true),
+    sessions: vi.fn(async (agent: string) => structuredClone(state.sessions.filter((s) => !agent || s.agent === agent))),
+    sessionHistory: vi.fn(async (id: string) => structuredClone(state.history[id] ?? [])),
+    deleteSession: vi.fn(async (id: string) => {
+      state.sessions = state.sessions.filter((s) => s.id !== id);
+    }),
+    onAgentEvent: vi.fn((handler: (ev: AgentEvent) => void) => {
+      agentListener = handler;
+      return () => {
+        agentListener = null;
+      };
+    }),
+    emitAgent(ev: Partial<AgentEvent> & Pick<AgentEvent, 'kind'>) {
+      agentListener?.({ run_id: state.runs[state.runs.length - 1] ?? '', session: '', ...ev });
+    },
+
+    agents: vi.fn(async () => structuredClone(state.agents)),
+    saveAgent: vi.fn(async (a: Agent) => {
+      state.agents = [...state.agents.filter((x) => x.key !== a.key), structuredClone(a)];
+    }),
+    deleteAgent: vi.fn(async (key: string) => {
+      if (key === 'default') throw 'the default agent cannot be deleted';
+      state.agents = state.agents.filter((a) => a.key !== key);
+    }),
+    modelProviders: vi.fn(async () => structuredClone(state.providers)),
+    // Like Go: "" keeps the stored key, "-" removes it; has_key is computed.
+    saveModelProvider: vi.fn(async (p: ModelProvider) => {
+      if (!/^https?:\/\//.test(p.base_url)) throw `provider ${p.name}: base URL ${JSON.stringify(p.base_url)} must be an http(s) URL`;
+      if (p.api_key === '-') delete state.providerKeys[p.name];
+      else if (p.api_key) state.providerKeys[p.name] = p.api_key;
+      const { api_key: _k, ...rest } = p;
+      state.providers = [
+        ...state.providers.filter((x) => x.name !== p.name),
+        { ...rest, has_key: p.name in state.providerKeys },
+      ];
+    }),
+    deleteModelProvider: vi.fn(async (name: string) => {
+      state.providers = state.providers.filter((p) => p.name !== name);
+    }),
+    testModelProvider: vi.fn(async (name: string) => {
+      const m = state.models[name];
+      if (m instanceof Error) throw m.message;
+      return structuredClone(m ?? []);
+    }),
   };
   return api as never;
 }

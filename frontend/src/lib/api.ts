@@ -3,6 +3,12 @@
 import * as App from '../../wailsjs/go/app/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
 import type {
+  Agent,
+  AgentEvent,
+  ChatMessage,
+  ChatSession,
+  LlmModel,
+  ModelProvider,
   ApprovalDecision,
   ApprovalEvent,
   ApprovalMode,
@@ -55,12 +61,34 @@ export interface WarrenApi {
   deleteCustomTool(name: string, agent: string): Promise<void>;
   /** Stored definitions that could not be loaded, one message each. */
   customToolProblems(): Promise<string[]>;
+
+  /** Starts an agent turn ("" session = a new one); resolves to the run id at once. */
+  sendMessage(agent: string, session: string, prompt: string): Promise<string>;
+  /** Cancels a run; false when it already ended. */
+  stopRun(runId: string): Promise<boolean>;
+  /** An agent's sessions, newest first. */
+  sessions(agent: string): Promise<ChatSession[]>;
+  sessionHistory(id: string): Promise<ChatMessage[]>;
+  deleteSession(id: string): Promise<void>;
+  /** Subscribes to agent run events; returns the unsubscribe function. */
+  onAgentEvent(handler: (ev: AgentEvent) => void): () => void;
+
+  agents(): Promise<Agent[]>;
+  saveAgent(agent: Agent): Promise<void>;
+  deleteAgent(key: string): Promise<void>;
+  modelProviders(): Promise<ModelProvider[]>;
+  saveModelProvider(p: ModelProvider): Promise<void>;
+  deleteModelProvider(name: string): Promise<void>;
+  /** Connects to a saved provider and lists its models. */
+  testModelProvider(name: string): Promise<LlmModel[]>;
 }
 
 /** The event name app/ emits tool lifecycle events under. */
 export const toolEventName = 'tool:event';
 /** The event name app/ emits approval requests and resolutions under. */
 export const approvalEventName = 'approval:event';
+/** The event name app/ emits agent run events under. */
+export const agentEventName = 'agent:event';
 
 /** Turns a Go custom.Definition (parameters as a JSON object) into the UI's shape. */
 export function customToolFromWire(d: unknown): CustomTool {
@@ -124,6 +152,22 @@ export const wailsApi: WarrenApi = {
   saveCustomTool: (tool) => App.SaveCustomTool(customToolToWire(tool) as never),
   deleteCustomTool: (name, agent) => App.DeleteCustomTool(name, agent),
   customToolProblems: async () => (await App.CustomToolProblems()) ?? [],
+
+  sendMessage: (agent, session, prompt) => App.SendMessage(agent, session, prompt),
+  stopRun: (runId) => App.StopRun(runId),
+  sessions: async (agent) => ((await App.Sessions(agent)) ?? []) as unknown as ChatSession[],
+  sessionHistory: async (id) => ((await App.SessionHistory(id)) ?? []) as unknown as ChatMessage[],
+  deleteSession: (id) => App.DeleteSession(id),
+  onAgentEvent: (handler) => subscribe(agentEventName, handler),
+
+  agents: async () =>
+    ((await App.Agents()) ?? []).map((a) => ({ ...a, allow: a.allow ?? [], deny: a.deny ?? [] })) as unknown as Agent[],
+  saveAgent: (agent) => App.SaveAgent(agent as never),
+  deleteAgent: (key) => App.DeleteAgent(key),
+  modelProviders: async () => ((await App.ModelProviders()) ?? []) as unknown as ModelProvider[],
+  saveModelProvider: (p) => App.SaveModelProvider(p as never),
+  deleteModelProvider: (name) => App.DeleteModelProvider(name),
+  testModelProvider: async (name) => ((await App.TestModelProvider(name)) ?? []) as unknown as LlmModel[],
 };
 
 function subscribe<T>(name: string, handler: (ev: T) => void): () => void {

@@ -208,3 +208,95 @@ export interface CustomTool {
    */
   env?: Record<string, string>;
 }
+
+// ---- Chat, agents and model providers (app/chat.go) ----
+
+/** store.Agent */
+export interface Agent {
+  key: string;
+  name: string;
+  type: 'open' | 'predefined';
+  provider: string;
+  model: string;
+  /** "" inherits the global profile. */
+  profile: string;
+  allow: string[];
+  deny: string[];
+  workspace: string;
+  sandbox: boolean;
+  network: boolean;
+}
+
+/** store.Provider; api_key is write-only ("" keeps the stored key, "-" removes it). */
+export interface ModelProvider {
+  name: string;
+  kind: 'openai' | 'anthropic';
+  base_url: string;
+  api_key?: string;
+  has_key: boolean;
+  default_model: string;
+}
+
+/** llm.Model */
+export interface LlmModel {
+  id: string;
+}
+
+/** sessions.Session */
+export interface ChatSession {
+  id: string;
+  agent: string;
+  parent_id?: string;
+  title: string;
+  status: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  created: string;
+  updated: string;
+}
+
+/** sessions.ToolCall */
+export interface StoredToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** sessions.Message */
+export interface ChatMessage {
+  id: number;
+  role: string;
+  content: string;
+  tool_calls?: StoredToolCall[];
+  tool_call_id?: string;
+  name?: string;
+  created: string;
+}
+
+/** llm.Usage */
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  estimated?: boolean;
+}
+
+export type AgentEventKind = 'session' | 'text' | 'tool_start' | 'tool_end' | 'usage' | 'done' | 'error';
+
+/** app.AgentEvent: an agent.Event tagged with its run ("agent:event"). */
+export interface AgentEvent {
+  run_id: string;
+  /** Position in its run from 1, when the backend numbers events (the dev server's WebSocket may reorder them). */
+  seq?: number;
+  kind: AgentEventKind;
+  session: string;
+  text?: string;
+  tool?: string;
+  call_id?: string;
+  args?: string;
+  result?: string;
+  code?: string;
+  duration_ms?: number;
+  usage?: TokenUsage;
+  error?: string;
+}

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log"
@@ -62,7 +63,7 @@ func main() {
 	srv := llmtest.NewServer(t, c)
 	defer t.close()
 	if *addr != "127.0.0.1:0" {
-		ln, err := net.Listen("tcp", *addr)
+		ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", *addr)
 		if err != nil {
 			t.close()
 			log.Fatal(err)

@@ -1,0 +1,193 @@
+// The chat transcript as plain data: live agent events and stored session
+// history both become the same items, so a reopened session looks like the
+// run that produced it.
+import type { AgentEvent, ChatMessage, ChatSession, TokenUsage } from './types';
+
+export interface ToolCallView {
+  id: string;
+  name: string;
+  /** Raw JSON text as the model sent it. */
+  args: string;
+  result?: string;
+  /** Error code (e.g. PermissionDenied) when the call failed. */
+  code?: string;
+  duration_ms?: number;
+  running: boolean;
+}
+
+export type ChatItem =
+  | { kind: 'user'; text: string }
+  | { kind: 'assistant'; text: string }
+  | { kind: 'tool'; call: ToolCallView };
+
+export interface Transcript {
+  items: ChatItem[];
+  /** Tokens of the newest turn, summed over its model calls. */
+  usage: TokenUsage | null;
+  error: string | null;
+  running: boolean;
+  session: string;
+}
+
+export function emptyTranscript(session = ''): Transcript {
+  return { items: [], usage: null, error: null, running: false, session };
+}
+
+/** Applies one agent event to t (in place) and returns t. */
+export function applyEvent(t: Transcript, ev: AgentEvent): Transcript {
+  switch (ev.kind) {
+    case 'session':
+      if (ev.session) t.session = ev.session;
+      break;
+    case 'text': {
+      if (!ev.text) break;
+      const last = t.items[t.items.length - 1];
+      if (last?.kind === 'assistant') last.text += ev.text;
+      else t.items.push({ kind: 'assistant', text: ev.text });
+      break;
+    }
+    case 'tool_start':
+      t.items.push({
+        kind: 'tool',
+        call: { id: ev.call_id ?? '', name: ev.tool ?? '', args: ev.args ?? '', running: true },
+      });
+      break;
+    case 'tool_end': {
+      const card = findCall(t, ev.call_id ?? '', ev.tool ?? '');
+      const fields = { result: ev.result ?? '', code: ev.code || undefined, duration_ms: ev.duration_ms, running: false };
+      if (card) Object.assign(card, fields, ev.args && !card.args ? { args: ev.args } : {});
+      else t.items.push({ kind: 'tool', call: { id: ev.call_id ?? '', name: ev.tool ?? '', args: ev.args ?? '', ...fields } });
+      break;
+    }
+    case 'usage':
+      if (ev.usage) {
+        const u = t.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+        t.usage = {
+          prompt_tokens: u.prompt_tokens + (ev.usage.prompt_tokens || 0),
+          completion_tokens: u.completion_tokens + (ev.usage.completion_tokens || 0),
+          total_tokens:
+            u.total_tokens + (ev.usage.total_tokens || (ev.usage.prompt_tokens || 0) + (ev.usage.completion_tokens || 0)),
+          estimated: Boolean(u.estimated || ev.usage.estimated),
+        };
+      }
+      break;
+    case 'done':
+      t.running = false;
+      if (ev.session) t.session = ev.session;
+      finishCalls(t);
+      break;
+    case 'error':
+      t.running = false;
+      t.error = ev.error || 'the run failed';
+      finishCalls(t);
+      break;
+  }
+  return t;
+}
+
+function findCall(t: Transcript, id: string, name: string): ToolCallView | undefined {
+  for (let i = t.items.length - 1; i >= 0; i--) {
+    const it = t.items[i];
+    if (it.kind !== 'tool') continue;
+    if (id ? it.call.id === id : it.call.running && it.call.name === name) return it.call;
+  }
+  return undefined;
+}
+
+/** Calls still marked running when a turn ends never finished. */
+export function finishCalls(t: Transcript) {
+  for (const it of t.items) if (it.kind === 'tool' && it.call.running) it.call.running = false;
+}
+
+/** Turns stored messages (oldest first) into transcript items. */
+export function itemsFromHistory(msgs: ChatMessage[]): ChatItem[] {
+  const items: ChatItem[] = [];
+  const byId = new Map<string, ToolCallView>();
+  for (const m of msgs) {
+    if (m.role === 'user') items.push({ kind: 'user', text: m.content });
+    else if (m.role === 'assistant') {
+      if (m.content) items.push({ kind: 'assistant', text: m.content });
+      for (const tc of m.tool_calls ?? []) {
+        const call: ToolCallView = { id: tc.id, name: tc.name, args: tc.arguments, running: false };
+        byId.set(tc.id, call);
+        items.push({ kind: 'tool', call });
+      }
+    } else if (m.role === 'tool') {
+      const call = m.tool_call_id ? byId.get(m.tool_call_id) : undefined;
+      if (call) {
+        call.result = m.content;
+        call.code = errorCodeOf(m.content);
+      } else {
+        items.push({ kind: 'tool', call: { id: m.tool_call_id ?? '', name: m.name ?? 'tool', args: '', result: m.content, code: errorCodeOf(m.content), running: false } });
+      }
+    }
+  }
+  return items;
+}
+
+/** The error code a stored tool result starts with ("PermissionDenied: …"), if any. */
+export function errorCodeOf(result: string): string | undefined {
+  const m = /^([A-Z][A-Za-z]+):\s/.exec(result.trim());
+  return m && ERROR_CODES.has(m[1]) ? m[1] : undefined;
+}
+
+const ERROR_CODES = new Set([
+  'SecurityError', 'NotFound', 'PermissionDenied', 'IOError', 'ExecutionError', 'TimeoutError',
+  'NetworkError', 'ValidationError', 'RateLimited', 'PolicyDenied',
+]);
+
+/** JSON arguments pretty-printed; anything else unchanged. */
+export function prettyArgs(args: string): string {
+  if (!args.trim()) return '';
+  try {
+    return JSON.stringify(JSON.parse(args), null, 2);
+  } catch {
+    return args;
+  }
+}
+
+export function formatDuration(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms)) return '';
+  if (ms < 1) return '<1 ms';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function sessionTokens(s: ChatSession): number {
+  return (s.prompt_tokens || 0) + (s.completion_tokens || 0);
+}
+
+export function formatDate(iso: string, now = new Date()): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const sameDay = d.toDateString() === now.toDateString();
+  const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return sameDay ? time : `${d.toLocaleDateString([], { month: 'short', day: 'numeric' })} ${time}`;
+}
+
+/** True when an error means the agent needs a provider or model set up. */
+export function isSetupError(msg: string): boolean {
+  return /model provider|no model set|provider "[^"]*": |not found/i.test(msg) && /provider|model/i.test(msg);
+}
+
+/**
+ * Puts one run's events back in order when they carry seq (1, 2, 3…):
+ * push returns the events that can be applied now. Events without seq pass
+ * straight through.
+ */
+export class Sequencer {
+  private next = 1;
+  private held = new Map<number, AgentEvent>();
+
+  push(ev: AgentEvent): AgentEvent[] {
+    if (typeof ev.seq !== 'number') return [ev];
+    if (ev.seq < this.next) return [];
+    this.held.set(ev.seq, ev);
+    const out: AgentEvent[] = [];
+    for (let e = this.held.get(this.next); e; e = this.held.get(this.next)) {
+      this.held.delete(this.next++);
+      out.push(e);
+    }
+    return out;
+  }
+}
