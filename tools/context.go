@@ -22,6 +22,9 @@ type CallContext struct {
 	// Profile is the policy profile of the run ("" = the global one), so
 	// the policy gate judges calls the way the tool list was filtered.
 	Profile string `json:"profile,omitempty"`
+	// Depth is 0 for a top-level agent and n for a subagent n levels down;
+	// policy takes tools away from subagents.
+	Depth int `json:"depth,omitempty"`
 }
 
 type callContextKey struct{}

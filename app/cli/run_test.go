@@ -149,3 +149,47 @@ func TestRunWithRuntimeTool(t *testing.T) {
 		t.Fatal("a runtime tool leaked into the base inventory")
 	}
 }
+
+// TestRunSpawnsSubagent: the model runs a subagent synchronously; the child
+// gets its own session and fewer tools (no spawn at max depth, no
+// session_status), and its answer comes back as the tool result.
+func TestRunSpawnsSubagent(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Cassette{Turns: []llmtest.Turn{
+		{Expect: "delegate", ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "spawn", Arguments: []string{`{"action":"run","task":"count the files","label":"counter"}`}}}},
+		{Expect: "count the files", Chunks: []string{"There are 2 files."}},
+		{Expect: "There are 2 files.", Chunks: []string{"The subagent counted 2 files."}},
+	}})
+	dir := t.TempDir()
+	r := warren(t, dir, "run", "--base-url", srv.URL+"/v1", "--model", "m", "delegate the counting")
+	if r.code != 0 || !strings.Contains(r.stdout, "The subagent counted 2 files.") || !strings.Contains(r.stderr, "← spawn ok") {
+		t.Fatalf("run: %+v", r)
+	}
+	reqs := srv.Requests()
+	var parent, child struct {
+		Tools []struct {
+			Function struct{ Name string } `json:"function"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(reqs[0].Body, &parent); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(reqs[1].Body, &child); err != nil {
+		t.Fatal(err)
+	}
+	names := func(v any) string {
+		var out []string
+		for _, tl := range v.([]struct {
+			Function struct{ Name string } `json:"function"`
+		}) {
+			out = append(out, tl.Function.Name)
+		}
+		return "," + strings.Join(out, ",") + ","
+	}
+	if p := names(parent.Tools); !strings.Contains(p, ",spawn,") || !strings.Contains(p, ",session_status,") {
+		t.Fatalf("parent tools %s", p)
+	}
+	if c := names(child.Tools); strings.Contains(c, ",spawn,") || strings.Contains(c, ",session_status,") || !strings.Contains(c, ",read_file,") {
+		t.Fatalf("child tools %s", c)
+	}
+}

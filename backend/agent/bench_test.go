@@ -57,7 +57,7 @@ func BenchmarkLoopIteration(b *testing.B) {
 	}
 	loop := agent.New(agent.Deps{
 		Registry:     func(context.Context, string) (*tools.Registry, error) { return reg, nil },
-		Allowed:      func(context.Context, string) (map[string]bool, error) { return allowed, nil },
+		Allowed:      func(context.Context, string, int) (map[string]bool, error) { return allowed, nil },
 		SystemPrompt: func(context.Context, string, string) (string, error) { return "You are a benchmark.", nil },
 		Sessions:     sessions.NewSQLStore(db.SQL()),
 	})

@@ -24,8 +24,9 @@ const DefaultMaxIterations = 20
 type Deps struct {
 	// Registry returns the agent's registry (base tools plus its own).
 	Registry func(ctx context.Context, agent string) (*tools.Registry, error)
-	// Allowed returns the names of the tools policy lets the agent use.
-	Allowed func(ctx context.Context, agent string) (map[string]bool, error)
+	// Allowed returns the names of the tools policy lets the agent use at a
+	// subagent depth (0 = top level).
+	Allowed func(ctx context.Context, agent string, depth int) (map[string]bool, error)
 	// SystemPrompt builds the agent's system prompt (context files).
 	SystemPrompt func(ctx context.Context, agent, user string) (string, error)
 	Sessions     sessions.Store
@@ -46,6 +47,9 @@ type RunRequest struct {
 	// Profile is the agent's policy profile ("" = global), checked again
 	// by the registry's policy gate on every call.
 	Profile string
+	// ParentSession and Depth are set for subagents.
+	ParentSession string
+	Depth         int
 	// MaxIterations bounds model calls; zero means DefaultMaxIterations.
 	MaxIterations int
 }
@@ -127,7 +131,7 @@ func (l *Loop) Run(ctx context.Context, req RunRequest, on func(Event)) (Result,
 
 func (l *Loop) session(ctx context.Context, req RunRequest) (sessions.Session, []llm.Message, error) {
 	if req.Session == "" {
-		s, err := l.d.Sessions.Create(ctx, sessions.Session{Agent: req.Agent, Title: title(req.Prompt)})
+		s, err := l.d.Sessions.Create(ctx, sessions.Session{Agent: req.Agent, ParentID: req.ParentSession, Title: title(req.Prompt)})
 		return s, nil, err
 	}
 	s, err := l.d.Sessions.Get(ctx, req.Session)
@@ -158,7 +162,7 @@ func (l *Loop) turn(ctx context.Context, req RunRequest, sid string, history []l
 	if err != nil {
 		return res, err
 	}
-	defs, err := l.toolDefs(ctx, reg, req.Agent)
+	defs, err := l.toolDefs(ctx, reg, req.Agent, req.Depth)
 	if err != nil {
 		return res, err
 	}
@@ -222,7 +226,7 @@ func (l *Loop) callTool(ctx context.Context, reg *tools.Registry, req RunRequest
 		ID: tc.ID, Name: tc.Name, Args: json.RawMessage(tc.Arguments),
 		Context: tools.CallContext{
 			Channel: "desktop", SandboxKey: sid, Workspace: req.Workspace, Agent: req.Agent,
-			User: req.User, PeerKind: "direct", Sandbox: req.Sandbox, Network: req.Network, Profile: req.Profile,
+			User: req.User, PeerKind: "direct", Sandbox: req.Sandbox, Network: req.Network, Profile: req.Profile, Depth: req.Depth,
 		},
 	})
 	text := r.ForLLM
@@ -234,8 +238,8 @@ func (l *Loop) callTool(ctx context.Context, reg *tools.Registry, req RunRequest
 	return llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, Name: tc.Name, Content: text}
 }
 
-func (l *Loop) toolDefs(ctx context.Context, reg *tools.Registry, agent string) ([]llm.ToolDef, error) {
-	allowed, err := l.d.Allowed(ctx, agent)
+func (l *Loop) toolDefs(ctx context.Context, reg *tools.Registry, agent string, depth int) ([]llm.ToolDef, error) {
+	allowed, err := l.d.Allowed(ctx, agent, depth)
 	if err != nil {
 		return nil, err
 	}

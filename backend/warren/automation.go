@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/warren-dev/warren/backend/agent"
 	"github.com/warren-dev/warren/backend/cron"
 	"github.com/warren-dev/warren/backend/llm"
 	"github.com/warren-dev/warren/tools"
@@ -56,21 +57,37 @@ func (w *Warren) RunScheduler(ctx context.Context) error { return w.scheduler.Ru
 // CronJobs returns the cron store.
 func (w *Warren) CronJobs() *cron.Store { return w.cronStore }
 
-// taskRegistry is the agent's registry plus the runtime tools that need the
-// run's model (plan_create, todo_update), injected for this run only.
-func (w *Warren) taskRegistry(ctx context.Context, agentKey string, prov llm.Provider, model string) (*tools.Registry, error) {
-	base, err := w.registryFor(ctx, agentKey)
+// taskRun is what a run's injected tools need.
+type taskRun struct {
+	agent    string
+	provider llm.Provider
+	model    string
+	base     RunRequest
+}
+
+// taskRegistry is the agent's registry plus the tools injected for this run
+// only: runtime tools that need the run's model (plan_create, todo_update)
+// and the engine-scoped spawn tool, whose subagents reuse the run's model.
+func (w *Warren) taskRegistry(ctx context.Context, r taskRun) (*tools.Registry, error) {
+	base, err := w.registryFor(ctx, r.agent)
 	if err != nil {
 		return nil, err
 	}
 	rt, err := automation.RuntimeTools(automation.Deps{
-		Completer: completer{prov, model},
-		StateDir:  filepath.Join(w.dataDir, "state", agentKey),
+		Completer: completer{r.provider, r.model},
+		StateDir:  filepath.Join(w.dataDir, "state", r.agent),
 	})
 	if err != nil {
 		return nil, err
 	}
-	return base.WithTools(rt...)
+	spawn, err := sessiontools.Spawn(w.subagents, func(ctx context.Context, s agent.Spawn) (agent.Result, error) {
+		return w.RunAgent(ctx, RunRequest{Agent: s.Agent, Prompt: s.Task, ParentSession: s.Parent, Depth: s.Depth,
+			Workspace: r.base.Workspace, Model: r.model, provider: r.provider}, nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return base.WithTools(append(rt, spawn)...)
 }
 
 // completer adapts a provider to the one-shot completions runtime tools use.

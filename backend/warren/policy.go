@@ -32,7 +32,10 @@ type policyState struct {
 	decisions map[decisionKey]cachedDecision
 }
 
-type decisionKey struct{ profile, agent string }
+type decisionKey struct {
+	profile, agent string
+	depth          int
+}
 
 // cachedDecision remembers which tool set a decision was computed for.
 type cachedDecision struct {
@@ -72,15 +75,20 @@ func toolRefs(ts []tools.Tool) []policy.ToolRef {
 // decision returns the allow set for a profile and agent over the agent's
 // registry, cached until the config or that registry's tool set changes.
 func (w *Warren) decision(reg *tools.Registry, profile, agent string) (policy.Decision, error) {
+	return w.decisionAt(reg, profile, agent, 0)
+}
+
+// decisionAt is decision for a subagent depth levels down (0 = top level).
+func (w *Warren) decisionAt(reg *tools.Registry, profile, agent string, depth int) (policy.Decision, error) {
 	ps := w.policy
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
-	key := decisionKey{profile, agent}
+	key := decisionKey{profile, agent, depth}
 	gen := reg.Generation()
 	if c, ok := ps.decisions[key]; ok && c.reg == reg && c.gen == gen {
 		return c.d, nil
 	}
-	d, err := ps.engine.Filter(toolRefs(reg.List()), policy.Request{Profile: profile, Agent: agent})
+	d, err := ps.engine.Filter(toolRefs(reg.List()), policy.Request{Profile: profile, Agent: agent, SubagentDepth: depth})
 	if err != nil {
 		return policy.Decision{}, err
 	}
@@ -102,12 +110,15 @@ func (w *Warren) gate(ctx context.Context, info tools.Info) (bool, string) {
 			return false, err.Error()
 		}
 	}
-	d, err := w.decision(reg, cc.Profile, cc.Agent)
+	d, err := w.decisionAt(reg, cc.Profile, cc.Agent, cc.Depth)
 	if err != nil {
 		return false, err.Error()
 	}
 	if d.Allowed(info.Name) {
 		return true, ""
+	}
+	if cc.Depth > 0 {
+		return false, fmt.Sprintf("subagents (depth %d) may not use %s", cc.Depth, info.Name)
 	}
 	return false, w.denialReason(reg, info.Name, cc.Profile, cc.Agent)
 }

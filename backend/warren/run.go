@@ -26,6 +26,12 @@ type RunRequest struct {
 	BaseURL   string
 	Model     string
 	Workspace string
+	// ParentSession and Depth are set when a subagent runs.
+	ParentSession string
+	Depth         int
+	// Provider and ModelOverride carry a parent's resolved model to its
+	// subagents (set internally).
+	provider llm.Provider
 }
 
 // contextFileOrder is the order context files appear in the system prompt.
@@ -49,9 +55,11 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 		}
 		return agent.Result{}, err
 	}
-	prov, model, err := w.provider(ctx, a, req)
-	if err != nil {
-		return agent.Result{}, err
+	prov, model := req.provider, req.Model
+	if prov == nil {
+		if prov, model, err = w.provider(ctx, a, req); err != nil {
+			return agent.Result{}, err
+		}
 	}
 	ws := firstNonEmpty(req.Workspace, a.Workspace, w.workspace)
 	if ws, err = filepath.Abs(ws); err != nil {
@@ -61,14 +69,14 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 	if !a.Sandbox {
 		sandboxMode = SandboxHost
 	}
-	reg, err := w.taskRegistry(ctx, a.Key, prov, model)
+	reg, err := w.taskRegistry(ctx, taskRun{agent: a.Key, provider: prov, model: model, base: req})
 	if err != nil {
 		return agent.Result{}, err
 	}
 	loop := agent.New(agent.Deps{
 		Registry: func(context.Context, string) (*tools.Registry, error) { return reg, nil },
-		Allowed: func(ctx context.Context, name string) (map[string]bool, error) {
-			d, err := w.decision(reg, a.Profile, name)
+		Allowed: func(ctx context.Context, name string, depth int) (map[string]bool, error) {
+			d, err := w.decisionAt(reg, a.Profile, name, depth)
 			if err != nil {
 				return nil, err
 			}
@@ -86,6 +94,7 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 	return loop.Run(ctx, agent.RunRequest{
 		Agent: a.Key, User: "local", Session: req.Session, Prompt: req.Prompt,
 		Provider: prov, Model: model, Workspace: ws, Sandbox: sandboxMode, Network: a.Network, Profile: a.Profile,
+		ParentSession: req.ParentSession, Depth: req.Depth,
 	}, on)
 }
 

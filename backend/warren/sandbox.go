@@ -185,6 +185,9 @@ func (l lazyPodman) Run(ctx context.Context, req sandbox.Request) (sandbox.Resul
 
 // closeSandbox removes Warren's containers on exit.
 func (w *Warren) closeSandbox(ctx context.Context) {
+	if w.subagents != nil {
+		_, _ = w.subagents.Cancel("", "all")
+	}
 	w.processes.KillAll()
 	w.sandbox.mu.Lock()
 	pod := w.sandbox.pod

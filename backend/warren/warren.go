@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/warren-dev/warren/backend/agent"
 	"github.com/warren-dev/warren/backend/approvals"
 	"github.com/warren-dev/warren/backend/cron"
 	"github.com/warren-dev/warren/backend/events"
@@ -54,6 +55,7 @@ type Warren struct {
 	box       *secrets.Box
 	creds     *credexec.Store
 	cronStore *cron.Store
+	subagents *agent.Subagents
 	scheduler *cron.Scheduler
 	// life ends at Close; background work (sandbox janitor) uses it.
 	life      context.Context
@@ -143,6 +145,10 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
+	w.subagents = agent.NewSubagents(agent.DefaultLimits, nil, func(t agent.Task) {
+		// Results reach the parent through the bus (UI, and the spawn tool's list).
+		w.bus.Publish(events.Event{Topic: "subagent.done", Payload: t})
+	})
 	if err := w.initAutomation(); err != nil {
 		return err
 	}
