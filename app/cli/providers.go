@@ -20,6 +20,7 @@ func runProviders(ctx context.Context, env Env, args []string) error {
 	baseURL := fs.String("base-url", "", "endpoint, e.g. http://127.0.0.1:11434/v1 (Ollama)")
 	apiKey := fs.String("api-key", "", "API key, stored encrypted (- removes it)")
 	model := fs.String("model", "", "default model")
+	toolMode := fs.String("tool-mode", "", "native (default) or emulated, for models without tool calling")
 	pos, err := parse(fs, args[1:])
 	if err != nil {
 		return err
@@ -60,7 +61,7 @@ func runProviders(ctx context.Context, env Env, args []string) error {
 		if len(pos) != 1 {
 			return usagef("want one provider NAME")
 		}
-		p := store.Provider{Name: pos[0], Kind: *kind, BaseURL: *baseURL, APIKey: *apiKey, DefaultModel: *model}
+		p := store.Provider{Name: pos[0], Kind: *kind, BaseURL: *baseURL, APIKey: *apiKey, DefaultModel: *model, ToolMode: *toolMode}
 		if err := ps.Save(ctx, p); err != nil {
 			return usagef("%v", err)
 		}

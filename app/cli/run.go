@@ -21,6 +21,7 @@ func runAgent(ctx context.Context, env Env, args []string) error {
 	model := fs.String("model", "", "model name for this run")
 	workspace := fs.String("workspace", "", "workspace directory")
 	approve := fs.String("approve", "", "answer approval requests: yes (allow once), always, or no")
+	emulate := fs.Bool("emulate-tools", false, "describe tools in the prompt and parse calls from the reply (models without tool calling)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -43,7 +44,7 @@ func runAgent(ctx context.Context, env Env, args []string) error {
 	defer stop()
 	wroteText := false
 	res, err := w.RunAgent(ctx, warren.RunRequest{
-		Agent: *agentKey, Session: *session, Prompt: prompt, BaseURL: *baseURL, Model: *model, Workspace: *workspace,
+		Agent: *agentKey, Session: *session, Prompt: prompt, BaseURL: *baseURL, Model: *model, Workspace: *workspace, EmulateTools: *emulate,
 	}, func(ev agent.Event) {
 		switch ev.Kind {
 		case agent.EventText:

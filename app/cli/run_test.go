@@ -193,3 +193,36 @@ func TestRunSpawnsSubagent(t *testing.T) {
 		t.Fatalf("child tools %s", c)
 	}
 }
+
+// TestRunEmulatedTools: a model without native tool calling writes the call
+// as fenced JSON; Warren runs it and sends the result back as a user message.
+func TestRunEmulatedTools(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Cassette{Turns: []llmtest.Turn{
+		{Expect: "what is in notes", Chunks: []string{"I will read it.\n```json\n{\"tool\": \"read_file\", ", "\"arguments\": {\"path\": \"notes.md\"}}\n```"}},
+		{Expect: "buy milk", Chunks: []string{"It says buy milk."}},
+	}})
+	dir, ws := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "notes.md"), []byte("buy milk\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := warren(t, dir, "run", "--emulate-tools", "--base-url", srv.URL+"/v1", "--model", "tiny", "--workspace", ws, "what is in notes.md?")
+	if r.code != 0 || !strings.Contains(r.stdout, "It says buy milk.") || !strings.Contains(r.stderr, "← read_file ok") {
+		t.Fatalf("run: %+v", r)
+	}
+	for i, req := range srv.Requests() {
+		var body map[string]any
+		if err := json.Unmarshal(req.Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		if _, has := body["tools"]; has {
+			t.Fatalf("request %d sent native tools", i)
+		}
+		if strings.Contains(string(req.Body), `"role":"tool"`) {
+			t.Fatalf("request %d has a tool-role message", i)
+		}
+		if i == 0 && !strings.Contains(string(req.Body), "read_file") {
+			t.Fatal("tools not described in the prompt")
+		}
+	}
+}

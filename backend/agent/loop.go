@@ -47,6 +47,9 @@ type RunRequest struct {
 	// Profile is the agent's policy profile ("" = global), checked again
 	// by the registry's policy gate on every call.
 	Profile string
+	// EmulateTools describes tools in the system prompt and parses calls
+	// from the reply, for models without native tool calling.
+	EmulateTools bool
 	// ParentSession and Depth are set for subagents.
 	ParentSession string
 	Depth         int
@@ -170,6 +173,9 @@ func (l *Loop) turn(ctx context.Context, req RunRequest, sid string, history []l
 	if err != nil {
 		return res, err
 	}
+	if req.EmulateTools {
+		system += "\n\n" + llm.EmulationPrompt(defs)
+	}
 	user := llm.Message{Role: llm.RoleUser, Content: req.Prompt}
 	if err := l.persist(ctx, sid, user); err != nil {
 		return res, err
@@ -181,7 +187,11 @@ func (l *Loop) turn(ctx context.Context, req RunRequest, sid string, history []l
 			return res, fmt.Errorf("stopped: %w", err)
 		}
 		window := llm.ContextWindow(req.Model)
-		resp, err := req.Provider.Stream(ctx, llm.Request{Model: req.Model, Messages: llm.Trim(msgs, window*3/4), Tools: defs},
+		creq := llm.Request{Model: req.Model, Messages: llm.Trim(msgs, window*3/4), Tools: defs}
+		if req.EmulateTools {
+			creq.Messages, creq.Tools = emulatedView(creq.Messages), nil
+		}
+		resp, err := req.Provider.Stream(ctx, creq,
 			func(ev llm.Event) {
 				if ev.Type == llm.EventTextDelta {
 					on(Event{Kind: EventText, Session: sid, Text: ev.Text})
@@ -197,6 +207,9 @@ func (l *Loop) turn(ctx context.Context, req RunRequest, sid string, history []l
 		}
 		msg := resp.Message
 		msg.Role = llm.RoleAssistant
+		if req.EmulateTools && len(msg.ToolCalls) == 0 {
+			msg = parseEmulated(msg, res.Iterations)
+		}
 		msgs = append(msgs, msg)
 		if len(msg.ToolCalls) == 0 {
 			res.Text = msg.Content

@@ -25,6 +25,9 @@ type Provider struct {
 	APIKey       string `json:"api_key,omitempty"`
 	HasKey       bool   `json:"has_key"`
 	DefaultModel string `json:"default_model"`
+	// ToolMode is "native" (default) or "emulated" for models without tool
+	// calling.
+	ToolMode string `json:"tool_mode"`
 }
 
 // Providers stores LLM provider settings.
@@ -45,6 +48,13 @@ func (s *Providers) Save(ctx context.Context, p Provider) error {
 	if p.Kind != ProviderOpenAI && p.Kind != ProviderAnthropic {
 		return fmt.Errorf("provider %s: kind %q must be openai or anthropic", p.Name, p.Kind)
 	}
+	switch p.ToolMode {
+	case "":
+		p.ToolMode = "native"
+	case "native", "emulated":
+	default:
+		return fmt.Errorf("provider %s: tool mode %q must be native or emulated", p.Name, p.ToolMode)
+	}
 	u, err := url.Parse(p.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("provider %s: base URL %q must be an http(s) URL such as http://127.0.0.1:11434/v1", p.Name, p.BaseURL)
@@ -59,10 +69,10 @@ func (s *Providers) Save(ctx context.Context, p Provider) error {
 			return err
 		}
 	}
-	_, err = s.db.ExecContext(ctx, `INSERT INTO providers (name, kind, base_url, api_key_sealed, default_model) VALUES (?, ?, ?, ?, ?)
+	_, err = s.db.ExecContext(ctx, `INSERT INTO providers (name, kind, base_url, api_key_sealed, default_model, tool_mode) VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT(name) DO UPDATE SET kind = excluded.kind, base_url = excluded.base_url, api_key_sealed = excluded.api_key_sealed,
-		default_model = excluded.default_model, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
-		p.Name, p.Kind, p.BaseURL, sealed, p.DefaultModel)
+		default_model = excluded.default_model, tool_mode = excluded.tool_mode, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+		p.Name, p.Kind, p.BaseURL, sealed, p.DefaultModel, p.ToolMode)
 	if err != nil {
 		return fmt.Errorf("save provider %s: %w", p.Name, err)
 	}
@@ -73,8 +83,8 @@ func (s *Providers) Save(ctx context.Context, p Provider) error {
 func (s *Providers) Get(ctx context.Context, name string) (Provider, error) {
 	var p Provider
 	var sealed string
-	err := s.db.QueryRowContext(ctx, "SELECT name, kind, base_url, api_key_sealed, default_model FROM providers WHERE name = ?", name).
-		Scan(&p.Name, &p.Kind, &p.BaseURL, &sealed, &p.DefaultModel)
+	err := s.db.QueryRowContext(ctx, "SELECT name, kind, base_url, api_key_sealed, default_model, tool_mode FROM providers WHERE name = ?", name).
+		Scan(&p.Name, &p.Kind, &p.BaseURL, &sealed, &p.DefaultModel, &p.ToolMode)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Provider{}, fmt.Errorf("provider %q: %w", name, ErrNotFound)
 	}
@@ -92,7 +102,7 @@ func (s *Providers) Get(ctx context.Context, name string) (Provider, error) {
 
 // List returns every provider without API keys.
 func (s *Providers) List(ctx context.Context) ([]Provider, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT name, kind, base_url, api_key_sealed != '', default_model FROM providers ORDER BY name")
+	rows, err := s.db.QueryContext(ctx, "SELECT name, kind, base_url, api_key_sealed != '', default_model, tool_mode FROM providers ORDER BY name")
 	if err != nil {
 		return nil, fmt.Errorf("list providers: %w", err)
 	}
@@ -100,7 +110,7 @@ func (s *Providers) List(ctx context.Context) ([]Provider, error) {
 	var out []Provider
 	for rows.Next() {
 		var p Provider
-		if err := rows.Scan(&p.Name, &p.Kind, &p.BaseURL, &p.HasKey, &p.DefaultModel); err != nil {
+		if err := rows.Scan(&p.Name, &p.Kind, &p.BaseURL, &p.HasKey, &p.DefaultModel, &p.ToolMode); err != nil {
 			return nil, fmt.Errorf("list providers: %w", err)
 		}
 		out = append(out, p)

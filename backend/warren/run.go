@@ -26,6 +26,8 @@ type RunRequest struct {
 	BaseURL   string
 	Model     string
 	Workspace string
+	// EmulateTools forces prompt-based tool calling for this run.
+	EmulateTools bool
 	// ParentSession and Depth are set when a subagent runs.
 	ParentSession string
 	Depth         int
@@ -55,11 +57,13 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 		}
 		return agent.Result{}, err
 	}
-	prov, model := req.provider, req.Model
+	prov, model, emulate := req.provider, req.Model, req.EmulateTools
 	if prov == nil {
-		if prov, model, err = w.provider(ctx, a, req); err != nil {
+		var mode string
+		if prov, model, mode, err = w.provider(ctx, a, req); err != nil {
 			return agent.Result{}, err
 		}
+		emulate = emulate || mode == "emulated"
 	}
 	ws := firstNonEmpty(req.Workspace, a.Workspace, w.workspace)
 	if ws, err = filepath.Abs(ws); err != nil {
@@ -94,33 +98,34 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 	return loop.Run(ctx, agent.RunRequest{
 		Agent: a.Key, User: "local", Session: req.Session, Prompt: req.Prompt,
 		Provider: prov, Model: model, Workspace: ws, Sandbox: sandboxMode, Network: a.Network, Profile: a.Profile,
-		ParentSession: req.ParentSession, Depth: req.Depth,
+		ParentSession: req.ParentSession, Depth: req.Depth, EmulateTools: emulate,
 	}, on)
 }
 
 // provider resolves the model endpoint for a run.
-func (w *Warren) provider(ctx context.Context, a store.Agent, req RunRequest) (llm.Provider, string, error) {
+// provider resolves the model endpoint, the model and the tool mode.
+func (w *Warren) provider(ctx context.Context, a store.Agent, req RunRequest) (llm.Provider, string, string, error) {
 	if req.BaseURL != "" {
 		if req.Model == "" {
-			return nil, "", errors.New("--base-url needs --model (the model name the server knows)")
+			return nil, "", "", errors.New("--base-url needs --model (the model name the server knows)")
 		}
-		return llm.NewOpenAI(llm.OpenAIOptions{Name: "override", BaseURL: strings.TrimRight(req.BaseURL, "/")}), req.Model, nil
+		return llm.NewOpenAI(llm.OpenAIOptions{Name: "override", BaseURL: strings.TrimRight(req.BaseURL, "/")}), req.Model, "native", nil
 	}
 	if a.Provider == "" {
-		return nil, "", fmt.Errorf("agent %s has no model provider: add one (warren providers add …) or pass --base-url and --model", a.Key)
+		return nil, "", "", fmt.Errorf("agent %s has no model provider: add one (warren providers add …) or pass --base-url and --model", a.Key)
 	}
 	p, err := w.Providers().Get(ctx, a.Provider)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	model := firstNonEmpty(req.Model, a.Model, p.DefaultModel)
 	if model == "" {
-		return nil, "", fmt.Errorf("agent %s: no model set (agent, provider %s default, or --model)", a.Key, p.Name)
+		return nil, "", "", fmt.Errorf("agent %s: no model set (agent, provider %s default, or --model)", a.Key, p.Name)
 	}
 	if p.Kind == store.ProviderAnthropic {
-		return llm.NewAnthropic(llm.AnthropicOptions{BaseURL: p.BaseURL, APIKey: p.APIKey}), model, nil
+		return llm.NewAnthropic(llm.AnthropicOptions{BaseURL: p.BaseURL, APIKey: p.APIKey}), model, p.ToolMode, nil
 	}
-	return llm.NewOpenAI(llm.OpenAIOptions{Name: p.Name, BaseURL: p.BaseURL, APIKey: p.APIKey}), model, nil
+	return llm.NewOpenAI(llm.OpenAIOptions{Name: p.Name, BaseURL: p.BaseURL, APIKey: p.APIKey}), model, p.ToolMode, nil
 }
 
 // systemPrompt assembles the agent's context files with the same routing

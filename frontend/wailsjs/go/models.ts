@@ -453,6 +453,7 @@ export namespace store {
 	    api_key?: string;
 	    has_key: boolean;
 	    default_model: string;
+	    tool_mode: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Provider(source);
@@ -466,6 +467,7 @@ export namespace store {
 	        this.api_key = source["api_key"];
 	        this.has_key = source["has_key"];
 	        this.default_model = source["default_model"];
+	        this.tool_mode = source["tool_mode"];
 	    }
 	}
 
