@@ -116,20 +116,42 @@ func loadKey(opts Options) ([]byte, string, error) {
 	if markerErr == nil {
 		return nil, "", fmt.Errorf("secrets: the master key is in the OS keychain (marker %s) but the keychain is not available; unlock it and retry", marker)
 	}
-	k := newKey()
 	if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
 		return nil, "", fmt.Errorf("secrets: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	return createKeyFile(path)
+}
+
+// createKeyFile writes a new key to a temporary file and links it into
+// place, so a process opening the data directory at the same moment sees
+// either no key file or a complete one, and exactly one key wins.
+func createKeyFile(path string) ([]byte, string, error) {
+	k := newKey()
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".master.key-*")
 	if err != nil {
 		return nil, "", fmt.Errorf("secrets: create key file: %w", err)
 	}
-	if _, err := f.WriteString(encodeKey(k) + "\n"); err != nil {
-		_ = f.Close()
+	defer func() { _ = os.Remove(tmp.Name()) }()
+	if _, err := tmp.WriteString(encodeKey(k) + "\n"); err != nil {
+		_ = tmp.Close()
 		return nil, "", fmt.Errorf("secrets: write key file: %w", err)
 	}
-	if err := f.Close(); err != nil {
+	if err := tmp.Close(); err != nil {
 		return nil, "", fmt.Errorf("secrets: write key file: %w", err)
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if !errors.Is(err, os.ErrExist) {
+			return nil, "", fmt.Errorf("secrets: install key file: %w", err)
+		}
+		// Another process won the race: use its key.
+		raw, rerr := os.ReadFile(path)
+		if rerr != nil {
+			return nil, "", fmt.Errorf("secrets: %w", rerr)
+		}
+		k, err = decodeKey(strings.TrimSpace(string(raw)))
+		if err != nil {
+			return nil, "", fmt.Errorf("secrets: key file %s: %w", path, err)
+		}
 	}
 	return k, "file " + path, nil
 }

@@ -93,3 +93,30 @@ func TestKeychainAndFallback(t *testing.T) {
 		t.Fatalf("headless: %v %q", err, b3.Where())
 	}
 }
+
+func TestConcurrentFirstOpenAgreesOnOneKey(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	boxes := make(chan *Box, 8)
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			b, err := Open(Options{DataDir: dir})
+			errs <- err
+			boxes <- b
+		}()
+	}
+	var all []*Box
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, <-boxes)
+	}
+	sealed, _ := all[0].Seal("same key")
+	for _, b := range all[1:] {
+		if got, err := b.Open(sealed); err != nil || got != "same key" {
+			t.Fatalf("boxes disagree on the key: %v", err)
+		}
+	}
+}
