@@ -227,6 +227,11 @@ func (r *Registry) run(ctx context.Context, t Tool, info Info, call Call) (res R
 			return Errorf(CodeValidation, "%s: %v", info.Name, verr), nil
 		}
 	}
+	if pc, ok := t.(Prechecker); ok {
+		if refusal, ok := pc.Precheck(ctx, call.Args); !ok {
+			return refusal, nil
+		}
+	}
 	if info.RequiresConfirmation {
 		if r.opts.Approver == nil {
 			return Errorf(CodePermission, "%s requires confirmation and no one can approve it here", info.Name), nil

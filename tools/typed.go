@@ -27,8 +27,41 @@ type Spec struct {
 type TypedFunc[P any] func(ctx context.Context, p P) (Result, error)
 
 type typedTool[P any] struct {
-	info Info
-	fn   TypedFunc[P]
+	info  Info
+	fn    TypedFunc[P]
+	check func(ctx context.Context, p P) (Result, bool)
+}
+
+// Prechecker lets a tool refuse a call before anyone is asked to approve
+// it, so nobody approves a call that would fail anyway.
+type Prechecker interface {
+	Precheck(ctx context.Context, args json.RawMessage) (Result, bool)
+}
+
+// NewWithPrecheck is New plus a check run before approval; it returns the
+// refusal and false when the call cannot succeed.
+func NewWithPrecheck[P any](spec Spec, check func(ctx context.Context, p P) (Result, bool), fn TypedFunc[P]) (Tool, error) {
+	t, err := New(spec, fn)
+	if err != nil {
+		return nil, err
+	}
+	tt := t.(*typedTool[P])
+	tt.check = check
+	return tt, nil
+}
+
+// Precheck implements Prechecker.
+func (t *typedTool[P]) Precheck(ctx context.Context, args json.RawMessage) (Result, bool) {
+	if t.check == nil {
+		return Result{}, true
+	}
+	var p P
+	if trimmed := strings.TrimSpace(string(args)); trimmed != "" && trimmed != "null" {
+		if err := json.Unmarshal(args, &p); err != nil {
+			return Errorf(CodeValidation, "invalid arguments for %s: %v", t.info.Name, err), false
+		}
+	}
+	return t.check(ctx, p)
 }
 
 // New builds a tool whose schema comes from the params struct P. Dangerous

@@ -258,3 +258,23 @@ func TestApprovalsFlow(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedDeleteIsNotOfferedForApproval: a path that would be refused
+// anyway (outside the workspace, missing, a directory) is refused before
+// anyone is asked.
+func TestRefusedDeleteIsNotOfferedForApproval(t *testing.T) {
+	t.Parallel()
+	dir, ws := t.TempDir(), t.TempDir()
+	if err := os.Mkdir(filepath.Join(ws, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, code := range map[string]string{"../outside.txt": "SecurityError", "missing.txt": "NotFound", "sub": "ValidationError"} {
+		r := warren(t, dir, "tool", "call", "delete_file", `{"path":"`+path+`"}`, "--workspace", ws)
+		if r.code != 1 || !strings.Contains(r.stderr, code) || strings.Contains(r.stderr, "approval needed") {
+			t.Fatalf("%s: %+v", path, r)
+		}
+	}
+	if a := warren(t, dir, "approvals", "audit"); strings.Count(a.stdout, "\n") != 1 {
+		t.Fatalf("approval requests were made: %s", a.stdout)
+	}
+}

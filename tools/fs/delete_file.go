@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/warren-dev/warren/policy/paths"
 	"github.com/warren-dev/warren/tools"
 )
 
@@ -18,33 +19,49 @@ type DeleteFileParams struct {
 }
 
 func newDeleteFile(e *env) (tools.Tool, error) {
-	return tools.New(tools.Spec{
+	// The checks also run before the approval prompt, so nobody is asked
+	// to approve deleting a path that would be refused.
+	check := func(ctx context.Context, p DeleteFileParams) (tools.Result, bool) {
+		_, fail, ok := e.deletable(ctx, p.Path)
+		return fail, ok
+	}
+	return tools.NewWithPrecheck(tools.Spec{
 		Name:            "delete_file",
 		Group:           group,
 		Description:     "Permanently delete one file (not a directory).",
 		LongDescription: deleteFileDoc,
 		Danger:          tools.DangerDangerous,
-	}, e.deleteFile)
+	}, check, e.deleteFile)
 }
 
-func (e *env) deleteFile(ctx context.Context, p DeleteFileParams) (tools.Result, error) {
-	res, fail, ok := e.resolve(ctx, p.Path)
+// deletable resolves a path and checks it names an existing file.
+func (e *env) deletable(ctx context.Context, path string) (paths.Resolved, tools.Result, bool) {
+	res, fail, ok := e.resolve(ctx, path)
 	if !ok {
-		return fail, nil
+		return res, fail, false
 	}
 	name := res.Display()
 	if res.Rel == "." {
-		return tools.Errorf(tools.CodeSecurity, "refusing to delete the root of %s", rootName(res.Alias)), nil
+		return res, tools.Errorf(tools.CodeSecurity, "refusing to delete the root of %s", rootName(res.Alias)), false
 	}
 	// Lstat, and remove Abs rather than Real: deleting a symlink removes the
 	// link, as rm does, never the file it points to.
 	fi, err := os.Lstat(res.Abs)
 	if err != nil {
-		return failure(name, "delete", err), nil
+		return res, failure(name, "delete", err), false
 	}
 	if fi.IsDir() {
-		return tools.Errorf(tools.CodeValidation, "%s is a directory; delete_file only deletes files", name), nil
+		return res, tools.Errorf(tools.CodeValidation, "%s is a directory; delete_file only deletes files", name), false
 	}
+	return res, tools.Result{}, true
+}
+
+func (e *env) deleteFile(ctx context.Context, p DeleteFileParams) (tools.Result, error) {
+	res, fail, ok := e.deletable(ctx, p.Path)
+	if !ok {
+		return fail, nil
+	}
+	name := res.Display()
 	if err := os.Remove(res.Abs); err != nil {
 		return failure(name, "delete", err), nil
 	}

@@ -8,6 +8,7 @@ package fs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/warren-dev/warren/policy/paths"
@@ -151,3 +152,12 @@ type denyableTool struct {
 }
 
 func (d denyableTool) DenyPaths(prefixes ...string) { d.paths.AddDeny(prefixes...) }
+
+// Precheck forwards the wrapped tool's check (delete_file refuses a bad
+// path before anyone is asked to approve it).
+func (d denyableTool) Precheck(ctx context.Context, args json.RawMessage) (tools.Result, bool) {
+	if pc, ok := d.Tool.(tools.Prechecker); ok {
+		return pc.Precheck(ctx, args)
+	}
+	return tools.Result{}, true
+}
