@@ -1,7 +1,6 @@
 package app
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/warren-dev/warren/backend/warren"
@@ -39,35 +38,13 @@ type SandboxStatus struct {
 // SandboxStatus reports where commands run, the Podman connection, image,
 // live containers and warnings (such as limits the host does not enforce).
 func (a *App) SandboxStatus() (SandboxStatus, error) {
-	st, err := a.core.SandboxStatus(a.context())
-	if err != nil {
-		// Still show the settings so the user can switch to host mode.
-		s := a.core.SandboxSettings()
-		return SandboxStatus{Mode: s.Mode, Fallback: s.Fallback, Image: s.Image, Error: err.Error(),
-			Containers: []SandboxContainer{}, Warnings: []string{}}, nil
-	}
+	st := a.core.SandboxStatus(a.context())
 	p := st.Podman
 	out := SandboxStatus{
-		Mode: st.Settings.Mode, Fallback: st.Settings.Fallback, Available: p.Connected && p.ImagePresent && p.RunnerError == "",
+		Mode: st.Settings.Mode, Fallback: st.Settings.Fallback, Available: st.Available,
 		Socket: p.Endpoint, Rootless: p.Rootless, Image: p.Image, ImageReady: p.ImagePresent,
-		Runtime: p.Runtime, Runner: p.Runner, Warnings: append([]string{}, p.Warnings...),
-		Containers: []SandboxContainer{},
-	}
-	var errs []string
-	if p.Error != "" {
-		errs = append(errs, p.Error)
-	}
-	if p.RunnerError != "" {
-		errs = append(errs, p.RunnerError)
-	}
-	if p.Connected && !p.ImagePresent {
-		errs = append(errs, fmt.Sprintf("image %s is missing: build it with `warren sandbox image build`", p.Image))
-	}
-	out.Error = strings.Join(errs, "; ")
-	if st.Settings.Mode == warren.SandboxHost {
-		out.Warnings = append([]string{"Sandboxing is off: agent commands run directly on this machine."}, out.Warnings...)
-	} else if st.Settings.Fallback == "host" {
-		out.Warnings = append(out.Warnings, "fallback=host: when Podman is unavailable, commands run unsandboxed on this machine (each result is flagged).")
+		Runtime: p.Runtime, Runner: p.Runner, Warnings: append([]string{}, st.Warnings...),
+		Containers: []SandboxContainer{}, Error: strings.Join(st.Problems, "; "),
 	}
 	for _, c := range p.Containers {
 		out.Containers = append(out.Containers, SandboxContainer{

@@ -41,10 +41,7 @@ func runSandbox(ctx context.Context, env Env, args []string) error {
 	defer closeQuietly(w)
 	switch sub {
 	case "status":
-		st, err := w.SandboxStatus(ctx)
-		if err != nil {
-			return err
-		}
+		st := w.SandboxStatus(ctx)
 		if *asJSON {
 			return printJSON(env, st)
 		}
@@ -94,27 +91,25 @@ func printSandboxStatus(env Env, st warren.SandboxStatus) {
 	switch {
 	case st.Settings.Mode == warren.SandboxHost:
 		fmt.Fprintln(out, "Commands run ON THIS MACHINE (sandbox mode: host).")
-	case p.Connected && p.ImagePresent && p.RunnerError == "":
+	case st.Available:
 		fmt.Fprintln(out, "Commands run in Podman containers.")
 	default:
 		fmt.Fprintf(out, "Sandbox UNAVAILABLE: commands are %s.\n",
 			map[string]string{"deny": "refused (fallback=deny)", "host": "run on this machine, flagged (fallback=host)"}[st.Settings.Fallback])
 	}
 	fmt.Fprintf(out, "mode: %s   fallback: %s\n", st.Settings.Mode, st.Settings.Fallback)
-	if p.Error != "" {
-		fmt.Fprintf(out, "podman: %s\n", p.Error)
-	}
 	if p.Connected {
 		fmt.Fprintf(out, "podman: %s (%s), version %s, rootless %v, runtime %s, cgroup %s\n",
 			p.Endpoint, p.Source, p.ServiceVersion, p.Rootless, p.Runtime, p.CgroupVersion)
 	}
 	fmt.Fprintf(out, "image: %s (present: %v)\n", p.Image, p.ImagePresent)
-	if p.RunnerError != "" {
-		fmt.Fprintf(out, "runner: %s\n", p.RunnerError)
-	} else if p.Runner != "" {
+	if p.Runner != "" {
 		fmt.Fprintf(out, "runner: %s\n", p.Runner)
 	}
-	for _, wr := range p.Warnings {
+	for _, pr := range st.Problems {
+		fmt.Fprintf(out, "problem: %s\n", pr)
+	}
+	for _, wr := range st.Warnings {
 		fmt.Fprintf(out, "warning: %s\n", wr)
 	}
 	fmt.Fprintf(out, "containers: %d\n", len(p.Containers))

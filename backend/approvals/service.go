@@ -3,7 +3,6 @@ package approvals
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -234,13 +233,4 @@ func (s *Service) publish(topic events.Topic, payload any) {
 	if s.bus != nil {
 		s.bus.Publish(events.Event{Topic: topic, Payload: payload})
 	}
-}
-
-// CloneCommands deep-copies argv lists so callers cannot mutate a request.
-func CloneCommands(cmds [][]string) [][]string {
-	out := make([][]string, len(cmds))
-	for i, c := range cmds {
-		out[i] = slices.Clone(c)
-	}
-	return out
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/warren-dev/warren/policy/shell"
 )
 
 // Store persists patterns and the audit trail.
@@ -23,18 +25,12 @@ type SQLStore struct{ db *sql.DB }
 // NewSQLStore returns a Store over an open, migrated Warren database.
 func NewSQLStore(db *sql.DB) *SQLStore { return &SQLStore{db: db} }
 
-// DisplayCommands renders argv lists for people: quoted when needed, joined by " ; ".
+// DisplayCommands renders argv lists for people, quoted as the shell
+// analyser shows commands, joined by " ; ".
 func DisplayCommands(cmds [][]string) string {
 	parts := make([]string, len(cmds))
 	for i, argv := range cmds {
-		words := make([]string, len(argv))
-		for j, w := range argv {
-			if w == "" || strings.ContainsAny(w, " \t\n'\"\\$`;&|<>(){}*?[]#~") {
-				w = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-			}
-			words[j] = w
-		}
-		parts[i] = strings.Join(words, " ")
+		parts[i] = shell.DisplayArgv(argv)
 	}
 	return strings.Join(parts, " ; ")
 }

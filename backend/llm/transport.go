@@ -103,6 +103,11 @@ func (t *transport) stream(ctx context.Context, url string, body any, parse pars
 		if err == nil {
 			return resp, nil
 		}
+		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+			// Cancelled while the failed attempt was in flight: the caller
+			// stopped the call, so that is what it is told.
+			err = fmt.Errorf("%s: %w (last attempt: %v)", t.name, cerr, err)
+		}
 		wait, retry := t.shouldRetry(ctx, err, attempt, emitted)
 		if !retry {
 			on(Event{Type: EventError, Err: err})

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/warren-dev/warren/sandbox"
 	"github.com/warren-dev/warren/sandbox/podman"
@@ -65,8 +64,6 @@ type sandboxes struct {
 	mu       sync.Mutex
 	settings SandboxSettings
 	pod      *podman.Manager
-	podErr   error
-	podAt    time.Time
 }
 
 func loadSandbox(ctx context.Context, w *Warren) (*sandboxes, error) {
@@ -111,7 +108,7 @@ func (w *Warren) SetSandboxSettings(ctx context.Context, s SandboxSettings) erro
 	sb.host = &sandbox.Host{Inject: s.InjectEnv} // runs in flight keep the old one
 	old := sb.pod
 	if old != nil && (s.Image != sb.settings.Image || !maps.Equal(s.InjectEnv, sb.settings.InjectEnv)) {
-		sb.pod, sb.podErr = nil, nil
+		sb.pod = nil
 	} else {
 		old = nil
 	}
@@ -123,26 +120,17 @@ func (w *Warren) SetSandboxSettings(ctx context.Context, s SandboxSettings) erro
 	return nil
 }
 
-// podman returns the manager, creating it on first use (it connects
-// lazily; a missing Podman shows up as sandbox.ErrUnavailable from Run).
-func (w *Warren) podman(_ context.Context) (*podman.Manager, error) {
+// podman returns the manager, creating it on first use. It connects
+// lazily: a missing Podman shows up as sandbox.ErrUnavailable from Run.
+func (w *Warren) podman() *podman.Manager {
 	sb := w.sandbox
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
-	if sb.pod != nil {
-		return sb.pod, nil
+	if sb.pod == nil {
+		// The janitor lives as long as Warren, not as the first call.
+		sb.pod = podman.New(w.life, podman.Options{Image: sb.settings.Image, Inject: sb.settings.InjectEnv, Logger: w.log})
 	}
-	if sb.podErr != nil && time.Since(sb.podAt) < 5*time.Second {
-		return nil, sb.podErr
-	}
-	// The manager's janitor lives as long as Warren, not as the first call.
-	m, err := podman.New(w.life, podman.Options{Image: sb.settings.Image, Inject: sb.settings.InjectEnv, Logger: w.log})
-	if err != nil {
-		sb.podErr, sb.podAt = fmt.Errorf("%w: %v", sandbox.ErrUnavailable, err), time.Now()
-		return nil, sb.podErr
-	}
-	sb.pod = m
-	return m, nil
+	return sb.pod
 }
 
 // runnerFor picks where one call's commands run. An explicit "host" is the
@@ -176,11 +164,7 @@ type lazyPodman struct{ w *Warren }
 func (l lazyPodman) Name() string { return SandboxPodman }
 
 func (l lazyPodman) Run(ctx context.Context, req sandbox.Request) (sandbox.Result, error) {
-	m, err := l.w.podman(ctx)
-	if err != nil {
-		return sandbox.Result{}, err
-	}
-	return m.Run(ctx, req)
+	return l.w.podman().Run(ctx, req)
 }
 
 // closeSandbox removes Warren's containers on exit.
@@ -201,37 +185,48 @@ func (w *Warren) closeSandbox(ctx context.Context) {
 // SandboxStatus is what the UI and `warren sandbox status` show.
 type SandboxStatus struct {
 	Settings SandboxSettings `json:"settings"`
-	// Podman is the Podman side; empty in host mode until first used.
+	// Podman is the Podman side: connection, image, runner, containers.
 	Podman podman.Status `json:"podman"`
+	// Available is true when commands can run in Podman now.
+	Available bool `json:"available"`
+	// Problems say why Podman cannot run commands.
+	Problems []string `json:"problems"`
+	// Warnings are what the user should know about where commands run.
+	Warnings []string `json:"warnings"`
 }
 
-// SandboxStatus reports the settings and, in podman mode, the connection,
-// image, runner, live containers and warnings.
-func (w *Warren) SandboxStatus(ctx context.Context) (SandboxStatus, error) {
-	st := SandboxStatus{Settings: w.SandboxSettings()}
-	m, err := w.podman(ctx)
-	if err != nil {
-		return st, err
+// SandboxStatus reports the settings, the Podman side, whether commands can
+// run sandboxed now, and what the user should be warned about.
+func (w *Warren) SandboxStatus(ctx context.Context) SandboxStatus {
+	st := SandboxStatus{Settings: w.SandboxSettings(), Podman: w.podman().Status(ctx), Problems: []string{}}
+	p := st.Podman
+	if p.Error != "" {
+		st.Problems = append(st.Problems, p.Error)
 	}
-	st.Podman = m.Status(ctx)
-	return st, nil
+	if p.RunnerError != "" {
+		st.Problems = append(st.Problems, p.RunnerError)
+	}
+	if p.Connected && !p.ImagePresent {
+		st.Problems = append(st.Problems, fmt.Sprintf("image %s is missing: build it with `warren sandbox image build`", p.Image))
+	}
+	st.Available = p.Connected && p.ImagePresent && p.RunnerError == ""
+	switch {
+	case st.Settings.Mode == SandboxHost:
+		st.Warnings = append(st.Warnings, "Sandboxing is off: agent commands run directly on this machine.")
+	case st.Settings.Fallback == string(sandbox.FallbackHost):
+		st.Warnings = append(st.Warnings, "fallback=host: when Podman is unavailable, commands run unsandboxed on this machine (each result is flagged).")
+	}
+	st.Warnings = append(st.Warnings, p.Warnings...)
+	return st
 }
 
 // PruneSandbox removes containers left by crashed Warren processes (all:
 // also those of other running Warren processes).
 func (w *Warren) PruneSandbox(ctx context.Context, all bool) ([]podman.Pruned, error) {
-	m, err := w.podman(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return m.Prune(ctx, all)
+	return w.podman().Prune(ctx, all)
 }
 
 // BuildSandboxImage builds the sandbox image offline (or pulls from).
 func (w *Warren) BuildSandboxImage(ctx context.Context, from string) (podman.ImageReport, error) {
-	m, err := w.podman(ctx)
-	if err != nil {
-		return podman.ImageReport{}, err
-	}
-	return m.BuildImage(ctx, podman.ImageOptions{From: from})
+	return w.podman().BuildImage(ctx, podman.ImageOptions{From: from})
 }

@@ -28,6 +28,9 @@ func TestSandboxSettingsAndHostExec(t *testing.T) {
 	if err != nil || res.IsError || !strings.Contains(res.ForLLM, "inj=yes home=set") || !strings.Contains(res.ForLLM, "ran in: host") {
 		t.Fatalf("host exec: %v %+v", err, res)
 	}
+	if st := w.SandboxStatus(ctx); len(st.Warnings) == 0 || !strings.Contains(st.Warnings[0], "Sandboxing is off") {
+		t.Fatalf("host mode not flagged: %+v", st.Warnings)
+	}
 	// Settings survive a restart.
 	_ = w.Close()
 	w2 := open(t, dir)

@@ -178,10 +178,7 @@ func TestPrune(t *testing.T) {
 
 func TestUnavailable(t *testing.T) {
 	t.Parallel()
-	m, err := New(context.Background(), Options{Endpoint: "unix:///nonexistent/podman.sock", NoAutoStart: true, Runner: testRunner})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := New(context.Background(), Options{Endpoint: "unix:///nonexistent/podman.sock", NoAutoStart: true, Runner: testRunner})
 	defer m.Close(context.Background())
 	req := sandbox.Request{Argv: []string{"echo", "hi"}}
 	if _, err := m.Run(context.Background(), req); !errors.Is(err, sandbox.ErrUnavailable) {

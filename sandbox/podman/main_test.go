@@ -64,7 +64,7 @@ func runTests(m *testing.M) (int, error) {
 func requirePodman(t testing.TB) {
 	t.Helper()
 	probeOnce.Do(func() {
-		m, _ := New(context.Background(), Options{NoAutoStart: true, Runner: testRunner, StateDir: filepath.Join(testBase, "probe")})
+		m := New(context.Background(), Options{NoAutoStart: true, Runner: testRunner, StateDir: filepath.Join(testBase, "probe")})
 		defer m.Close(context.Background())
 		st := m.Status(context.Background())
 		if !st.Connected {
@@ -101,10 +101,7 @@ func newManager(t testing.TB, opts Options) *Manager {
 		opts.StateDir = d
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m, err := New(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := New(ctx, opts)
 	t.Cleanup(func() {
 		cctx, ccancel := context.WithTimeout(context.Background(), time.Minute)
 		defer ccancel()

@@ -106,7 +106,7 @@ const connRetry = 5 * time.Second
 
 // New returns a Manager; it connects lazily, on first use. The janitor
 // that removes idle containers runs until ctx is done or Close.
-func New(ctx context.Context, opts Options) (*Manager, error) {
+func New(ctx context.Context, opts Options) *Manager {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
@@ -139,7 +139,7 @@ func New(ctx context.Context, opts Options) (*Manager, error) {
 		stop: make(chan struct{}), janitorDone: make(chan struct{}),
 	}
 	go m.janitor(ctx)
-	return m, nil
+	return m
 }
 
 // Name implements sandbox.Runner.

@@ -55,10 +55,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if *image != "" {
 		opts.Image = *image
 	}
-	m, err := podman.New(ctx, opts)
-	if err != nil {
-		return err
-	}
+	m := podman.New(ctx, opts)
 	defer func() { _ = m.Close(context.WithoutCancel(ctx)) }()
 
 	switch cmd {
