@@ -32,17 +32,23 @@ func (h *Host) Environ(extra map[string]string) []string {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
-	vars := map[string]string{}
+	base := map[string]string{}
 	for _, k := range AllowedEnv {
 		if v, ok := lookup(k); ok {
-			vars[k] = v
+			base[k] = v
 		}
 	}
-	for k, v := range h.Inject {
-		vars[k] = v
-	}
-	for k, v := range extra {
-		vars[k] = v
+	return Environ(base, h.Inject, extra)
+}
+
+// Environ merges variable layers (later ones win) into a sorted KEY=VALUE
+// list; host and sandbox runners both build commands' environments with it.
+func Environ(layers ...map[string]string) []string {
+	vars := map[string]string{}
+	for _, layer := range layers {
+		for k, v := range layer {
+			vars[k] = v
+		}
 	}
 	out := make([]string, 0, len(vars))
 	for k, v := range vars {

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -100,19 +99,8 @@ func (m *Manager) exec(ctx context.Context, b *box, req sandbox.Request, dir str
 
 // environ is the command's whole environment: none of the host's leaks in.
 func (m *Manager) environ(extra map[string]string) []string {
-	vars := map[string]string{"PATH": defaultPath, "HOME": "/tmp", "LANG": "C.UTF-8"}
-	for k, v := range m.opts.Inject {
-		vars[k] = v
-	}
-	for k, v := range extra {
-		vars[k] = v
-	}
-	out := make([]string, 0, len(vars))
-	for k, v := range vars {
-		out = append(out, k+"="+v)
-	}
-	sort.Strings(out)
-	return out
+	base := map[string]string{"PATH": defaultPath, "HOME": "/tmp", "LANG": "C.UTF-8"}
+	return sandbox.Environ(base, m.opts.Inject, extra)
 }
 
 func boxKeyFor(req sandbox.Request) (boxKey, error) {
