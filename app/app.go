@@ -30,7 +30,6 @@ type App struct {
 	ctx       context.Context
 	cancel    func()
 	noDialogs bool
-	runs      runs
 }
 
 // Options are the window-side functions App needs; nil ones are skipped.

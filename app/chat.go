@@ -1,9 +1,7 @@
 package app
 
 import (
-	"context"
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	"github.com/warren-dev/warren/backend/agent"
@@ -25,60 +23,27 @@ type AgentEvent struct {
 	agent.Event
 }
 
-// runs tracks in-flight chat runs so the UI can stop them.
-type runs struct {
-	mu   sync.Mutex
-	m    map[string]context.CancelFunc
-	next atomic.Uint64
-}
-
 // SendMessage starts an agent turn and returns its run id at once; the
 // reply streams as "agent:event" events. An empty session starts a new one.
 func (a *App) SendMessage(agentKey, session, prompt string) (string, error) {
 	if prompt == "" {
 		return "", fmt.Errorf("empty message")
 	}
-	id := fmt.Sprintf("run-%d", a.runs.next.Add(1))
-	ctx, cancel := context.WithCancel(a.context())
-	a.runs.mu.Lock()
-	if a.runs.m == nil {
-		a.runs.m = map[string]context.CancelFunc{}
-	}
-	a.runs.m[id] = cancel
-	a.runs.mu.Unlock()
-	go func() {
-		defer func() {
-			cancel()
-			a.runs.mu.Lock()
-			delete(a.runs.m, id)
-			a.runs.mu.Unlock()
-		}()
-		var seq atomic.Uint64
-		emit := func(ev agent.Event) {
-			if a.emit != nil {
-				a.emit(ctx, EventAgent, AgentEvent{RunID: id, Seq: seq.Add(1), Event: ev})
-			}
+	var id string
+	var seq atomic.Uint64
+	ready := make(chan struct{})
+	id = a.core.StartRun(a.context(), warren.RunRequest{Agent: agentKey, Session: session, Prompt: prompt}, func(ev agent.Event) {
+		<-ready // the id is known before the first event is tagged with it
+		if a.emit != nil {
+			a.emit(a.context(), EventAgent, AgentEvent{RunID: id, Seq: seq.Add(1), Event: ev})
 		}
-		_, err := a.core.RunAgent(ctx, warren.RunRequest{Agent: agentKey, Session: session, Prompt: prompt}, emit)
-		if err != nil && ctx.Err() == nil {
-			// Errors before the loop started (no provider, unknown agent)
-			// never produced an event: report them once here.
-			emit(agent.Event{Kind: agent.EventError, Error: err.Error()})
-		}
-	}()
+	})
+	close(ready)
 	return id, nil
 }
 
 // StopRun cancels a running turn; false when it already ended.
-func (a *App) StopRun(runID string) bool {
-	a.runs.mu.Lock()
-	cancel, ok := a.runs.m[runID]
-	a.runs.mu.Unlock()
-	if ok {
-		cancel()
-	}
-	return ok
-}
+func (a *App) StopRun(runID string) bool { return a.core.StopRun(runID) }
 
 // Sessions lists an agent's sessions, newest first ("" = all agents).
 func (a *App) Sessions(agentKey string) ([]sessions.Session, error) {

@@ -56,6 +56,7 @@ type Warren struct {
 	creds     *credexec.Store
 	cronStore *cron.Store
 	subagents *agent.Subagents
+	runs      runs
 	scheduler *cron.Scheduler
 	// life ends at Close; background work (sandbox janitor) uses it.
 	life      context.Context

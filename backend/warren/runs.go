@@ -1,0 +1,60 @@
+package warren
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/warren-dev/warren/backend/agent"
+)
+
+// runs tracks turns started in the background so they can be stopped.
+type runs struct {
+	mu   sync.Mutex
+	m    map[string]context.CancelFunc
+	next atomic.Uint64
+}
+
+// StartRun runs one agent turn in the background and returns its id at
+// once. Events stream to on and always end with one done or error event,
+// including for failures before the loop started (no provider, unknown
+// agent). StopRun cancels it.
+func (w *Warren) StartRun(ctx context.Context, req RunRequest, on func(agent.Event)) string {
+	id := fmt.Sprintf("run-%d", w.runs.next.Add(1))
+	ctx, cancel := context.WithCancel(ctx)
+	w.runs.mu.Lock()
+	if w.runs.m == nil {
+		w.runs.m = map[string]context.CancelFunc{}
+	}
+	w.runs.m[id] = cancel
+	w.runs.mu.Unlock()
+	go func() {
+		defer func() {
+			cancel()
+			w.runs.mu.Lock()
+			delete(w.runs.m, id)
+			w.runs.mu.Unlock()
+		}()
+		ended := false
+		_, err := w.RunAgent(ctx, req, func(ev agent.Event) {
+			ended = ended || ev.Kind == agent.EventDone || ev.Kind == agent.EventError
+			on(ev)
+		})
+		if err != nil && !ended {
+			on(agent.Event{Kind: agent.EventError, Error: err.Error()})
+		}
+	}()
+	return id
+}
+
+// StopRun cancels a background turn; false when it already ended.
+func (w *Warren) StopRun(id string) bool {
+	w.runs.mu.Lock()
+	cancel, ok := w.runs.m[id]
+	w.runs.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return ok
+}
