@@ -82,11 +82,7 @@ func runApprovals(ctx context.Context, env Env, args []string) error {
 	fs := flag.NewFlagSet("approvals", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
 	limit := fs.Int("limit", 50, "audit entries to show")
-	pos, err := parse(fs, args[1:])
-	if err != nil {
-		return err
-	}
-	w, err := open(ctx, env, "")
+	pos, w, err := parseOpen(ctx, env, fs, args[1:])
 	if err != nil {
 		return err
 	}

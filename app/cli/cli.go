@@ -149,6 +149,17 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseOpen parses a command's flags, then opens the core: the shared start
+// of most commands.
+func parseOpen(ctx context.Context, env Env, fs *flag.FlagSet, args []string) ([]string, *warren.Warren, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	w, err := open(ctx, env, "")
+	return pos, w, err
+}
+
 func open(ctx context.Context, env Env, workspace string) (*warren.Warren, error) {
 	return warren.Open(ctx, warren.Options{DataDir: env.DataDir, Workspace: workspace})
 }

@@ -26,11 +26,7 @@ func runCredentials(ctx context.Context, env Env, args []string) error {
 	var envs, deny multiFlag
 	fs.Var(&envs, "env", "credential K=V, stored encrypted (repeatable; K= removes)")
 	fs.Var(&deny, "deny", "argument deny regex (repeatable)")
-	pos, err := parse(fs, args[1:])
-	if err != nil {
-		return err
-	}
-	w, err := open(ctx, env, "")
+	pos, w, err := parseOpen(ctx, env, fs, args[1:])
 	if err != nil {
 		return err
 	}

@@ -21,11 +21,7 @@ func runProviders(ctx context.Context, env Env, args []string) error {
 	apiKey := fs.String("api-key", "", "API key, stored encrypted (- removes it)")
 	model := fs.String("model", "", "default model")
 	toolMode := fs.String("tool-mode", "", "native (default) or emulated, for models without tool calling")
-	pos, err := parse(fs, args[1:])
-	if err != nil {
-		return err
-	}
-	w, err := open(ctx, env, "")
+	pos, w, err := parseOpen(ctx, env, fs, args[1:])
 	if err != nil {
 		return err
 	}
