@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/warren-dev/warren/backend/events"
 	"github.com/warren-dev/warren/tools"
+	"github.com/warren-dev/warren/tools/ratelimit"
+	"github.com/warren-dev/warren/tools/scrub"
 )
 
 type echoParams struct {
@@ -35,23 +36,12 @@ func mustTool(t *testing.T, spec tools.Spec, fn tools.TypedFunc[echoParams]) too
 	return tool
 }
 
-type fakeScrubber struct{}
-
-func (fakeScrubber) Scrub(s string) string { return strings.ReplaceAll(s, "hunter2", "[REDACTED]") }
-
-type fakeLimiter struct {
-	mu   sync.Mutex
-	left map[string]int
-}
-
-func (l *fakeLimiter) Allow(key string) (bool, time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.left[key] <= 0 {
-		return false, 1500 * time.Millisecond
-	}
-	l.left[key]--
-	return true, 0
+// realScrubber is Warren's scrubber with "hunter2" registered as a run-time
+// secret, so these tests see exactly what the registry does in production.
+func realScrubber() *scrub.Scrubber {
+	s := scrub.New()
+	s.AddValues("hunter2")
+	return s
 }
 
 func newRegistry(t *testing.T, opts tools.Options) *tools.Registry {
@@ -84,7 +74,7 @@ func call(t *testing.T, r *tools.Registry, name, args string, cc tools.CallConte
 
 func TestExecutePipeline(t *testing.T) {
 	t.Parallel()
-	r := newRegistry(t, tools.Options{Scrubber: fakeScrubber{}})
+	r := newRegistry(t, tools.Options{Scrubber: realScrubber()})
 	cases := []struct {
 		name, tool, args string
 		code             tools.ErrorCode
@@ -130,7 +120,10 @@ func TestExecutePipeline(t *testing.T) {
 
 func TestRateLimitAndGate(t *testing.T) {
 	t.Parallel()
-	lim := &fakeLimiter{left: map[string]int{"s1": 1}}
+	// The real limiter on a frozen clock: one call per session, then a
+	// token every 2 s.
+	frozen := time.Unix(1_700_000_000, 0)
+	lim := ratelimit.New(ratelimit.Config{Rate: 0.5, Burst: 1}, ratelimit.WithClock(func() time.Time { return frozen }))
 	gate := func(_ context.Context, info tools.Info) (bool, string) {
 		return info.Name != "boom", "profile minimal does not include boom"
 	}
@@ -139,10 +132,9 @@ func TestRateLimitAndGate(t *testing.T) {
 		t.Fatalf("first call: %+v", res)
 	}
 	res, _ := call(t, r, "echo", `{"text":"a"}`, tools.CallContext{SandboxKey: "s1"})
-	if res.Code() != tools.CodeRateLimited || res.Error.RetryAfterMS != 1500 || !strings.Contains(res.ForLLM, "retry in 1.5s") {
+	if res.Code() != tools.CodeRateLimited || res.Error.RetryAfterMS != 2000 || !strings.Contains(res.ForLLM, "retry in 2s") {
 		t.Fatalf("second call: %+v", res.Error)
 	}
-	lim.left["s2"] = 5
 	res, _ = call(t, r, "boom", `{"text":"a"}`, tools.CallContext{SandboxKey: "s2"})
 	if res.Code() != tools.CodePolicyDenied || !strings.Contains(res.ForLLM, "minimal") {
 		t.Fatalf("gated call: %+v", res)
@@ -154,7 +146,7 @@ func TestLifecycleEvents(t *testing.T) {
 	bus := events.New()
 	ch, cancel := bus.Subscribe(16)
 	defer cancel()
-	r := newRegistry(t, tools.Options{Bus: bus, Scrubber: fakeScrubber{}})
+	r := newRegistry(t, tools.Options{Bus: bus, Scrubber: realScrubber()})
 	_, _ = call(t, r, "echo", `{"text":"hunter2"}`, tools.CallContext{Agent: "a", SandboxKey: "s"})
 	_, _ = call(t, r, "boom", `{"text":"x"}`, tools.CallContext{})
 	want := []events.Topic{events.TopicToolStart, events.TopicToolComplete, events.TopicToolStart, events.TopicToolError}

@@ -3,52 +3,49 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/warren-dev/warren/backend/approvals"
+	"github.com/warren-dev/warren/backend/events"
+	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/sandbox"
+	"github.com/warren-dev/warren/sandbox/podman"
 	"github.com/warren-dev/warren/tools"
 )
 
-// fakeApprover plays the human: it records requests and answers with allow.
-type fakeApprover struct {
-	mu    sync.Mutex
-	allow bool
-	asked []approvals.Request
-}
-
-func (f *fakeApprover) Decide(_ context.Context, req approvals.Request) (approvals.Outcome, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.asked = append(f.asked, req)
-	if f.allow {
-		return approvals.Outcome{Allowed: true, Decision: approvals.AllowOnce, By: "user"}, nil
-	}
-	return approvals.Outcome{Decision: approvals.Deny, By: "user", Reason: "denied by the user"}, nil
-}
-
-type unavailable struct{}
-
-func (unavailable) Name() string { return "podman" }
-func (unavailable) Run(context.Context, sandbox.Request) (sandbox.Result, error) {
-	return sandbox.Result{}, fmt.Errorf("no podman socket: %w", sandbox.ErrUnavailable)
-}
-
-func setup(t *testing.T, allow bool) (*tools.Registry, *fakeApprover, string) {
+// setup wires exec to the real approvals service (a bus subscriber plays
+// the human and gives answer) and to a real Podman manager aimed at a socket
+// that does not exist, for the "sandbox unavailable" path.
+func setup(t *testing.T, answer approvals.Decision) (*tools.Registry, *approvals.Service, string) {
 	t.Helper()
 	ws := t.TempDir()
-	ap := &fakeApprover{allow: allow}
+	db, err := store.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	bus := events.New()
+	svc := approvals.New(approvals.Options{Store: approvals.NewSQLStore(db.SQL()), Bus: bus})
+	ch, unsubscribe := bus.Subscribe(64)
+	t.Cleanup(unsubscribe)
+	go func() {
+		for ev := range ch {
+			if req, ok := ev.Payload.(approvals.Request); ok && ev.Topic == approvals.TopicRequested {
+				svc.Answer(req.ID, answer)
+			}
+		}
+	}()
+	missing := podman.New(context.Background(), podman.Options{Endpoint: "unix:///nonexistent/podman.sock", NoAutoStart: true})
+	t.Cleanup(func() { _ = missing.Close(context.Background()) })
 	host := &sandbox.Host{}
 	ts, err := Tools(Deps{
-		Workspace: ws, Approvals: ap,
+		Workspace: ws, Approvals: svc,
 		Runner: func(_ context.Context, want string) (sandbox.Runner, error) {
 			if want == "podman" {
-				return &sandbox.Router{Sandbox: unavailable{}, Host: host, Fallback: sandbox.FallbackDeny}, nil
+				return &sandbox.Router{Sandbox: missing, Host: host, Fallback: sandbox.FallbackDeny}, nil
 			}
 			return host, nil
 		},
@@ -62,7 +59,7 @@ func setup(t *testing.T, allow bool) (*tools.Registry, *fakeApprover, string) {
 			t.Fatal(err)
 		}
 	}
-	return r, ap, ws
+	return r, svc, ws
 }
 
 func execCall(t *testing.T, r *tools.Registry, args map[string]any, cc tools.CallContext) tools.Result {
@@ -77,7 +74,7 @@ func execCall(t *testing.T, r *tools.Registry, args map[string]any, cc tools.Cal
 
 func TestExec(t *testing.T) {
 	t.Parallel()
-	r, ap, ws := setup(t, false)
+	r, svc, ws := setup(t, approvals.Deny)
 	if err := os.MkdirAll(filepath.Join(ws, "scratch", "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -116,9 +113,13 @@ func TestExec(t *testing.T) {
 		})
 	}
 	t.Cleanup(func() {
-		for _, req := range ap.asked {
-			if strings.Contains(req.Summary, "rm -rf") {
-				t.Errorf("a denied command reached approval: %+v", req)
+		audit, err := svc.Audit(context.Background(), 100)
+		if err != nil {
+			t.Error(err)
+		}
+		for _, e := range audit {
+			if strings.Contains(e.Summary, "rm -rf") {
+				t.Errorf("a denied command reached approval: %+v", e)
 			}
 		}
 	})
@@ -126,13 +127,15 @@ func TestExec(t *testing.T) {
 
 func TestExecApprovedAndBackground(t *testing.T) {
 	t.Parallel()
-	r, ap, _ := setup(t, true)
+	r, svc, _ := setup(t, approvals.AllowAlways)
 	res := execCall(t, r, map[string]any{"command": "sh -c \"$CMD\"; echo ran"}, tools.CallContext{Agent: "coder"})
 	if res.IsError || !strings.Contains(res.ForLLM, "ran") {
 		t.Fatalf("approved command: %+v", res)
 	}
-	if len(ap.asked) != 1 || ap.asked[0].Agent != "coder" || ap.asked[0].Commands != nil {
-		t.Fatalf("approval request %+v (non-literal commands must not be rememberable)", ap.asked)
+	audit, _ := svc.Audit(context.Background(), 10)
+	pats, _ := svc.Patterns(context.Background())
+	if len(audit) != 1 || audit[0].Agent != "coder" || audit[0].Decision != "allow-always" || len(pats) != 0 {
+		t.Fatalf("audit %+v, patterns %+v (non-literal commands must not be remembered)", audit, pats)
 	}
 	start := execCall(t, r, map[string]any{"command": "echo bg; sleep 30", "background": true}, tools.CallContext{})
 	if start.IsError || !strings.Contains(start.ForLLM, "started background process p1") {
