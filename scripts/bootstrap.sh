@@ -71,6 +71,16 @@ else
   touch "$stamp"
 fi
 
+# --- real MCP servers the tests run against -----------------------------------
+stamp=backend/mcp/testdata/servers/node_modules/.package-lock.json
+if [[ -f $stamp && $stamp -nt backend/mcp/testdata/servers/package.json ]]; then
+  say "MCP test servers: up to date"
+else
+  say "npm install (backend/mcp/testdata/servers: MCP test servers)"
+  (cd backend/mcp/testdata/servers && as_user npm install --no-audit --no-fund)
+  touch "$stamp"
+fi
+
 # --- golangci-lint -------------------------------------------------------------
 gobin=$(as_user go env GOBIN)
 [[ -n $gobin ]] || gobin="$(as_user go env GOPATH)/bin"
