@@ -147,6 +147,12 @@ func (d Decision) Allowed(name string) bool {
 // Names returns the allowed tool names, sorted (stable prompts cache better).
 func (d Decision) Names() []string { return slices.Clone(d.names) }
 
+// Without returns the decision minus the tools drop reports true for
+// (checks outside the profile pipeline, such as MCP grants).
+func (d Decision) Without(drop func(name string) bool) Decision {
+	return Decision{names: slices.DeleteFunc(slices.Clone(d.names), drop)}
+}
+
 // Len returns the number of allowed tools.
 func (d Decision) Len() int { return len(d.names) }
 

@@ -24,6 +24,9 @@ type Schema struct {
 	AdditionalProperties any                `json:"additionalProperties,omitempty"`
 	// order keeps declaration order for stable, readable output.
 	order []string
+	// raw, when set, is a schema written elsewhere (RawSchema) that JSON
+	// returns verbatim.
+	raw json.RawMessage
 }
 
 // SchemaFor derives the schema of params type P, which must be a struct.
@@ -105,6 +108,9 @@ func structSchema(t reflect.Type) (*Schema, error) {
 
 // JSON returns the schema as a JSON document.
 func (s *Schema) JSON() json.RawMessage {
+	if s.raw != nil {
+		return s.raw
+	}
 	b, err := json.Marshal(s)
 	if err != nil {
 		return json.RawMessage(`{"type":"object"}`)

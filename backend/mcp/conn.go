@@ -1,0 +1,354 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// conn is one live connection to a server. For stdio servers Warren starts
+// and owns the process: its death is noticed from cmd.Wait within
+// milliseconds, and its whole process group is killed on close.
+type conn struct {
+	client   *client.Client
+	cmd      *exec.Cmd
+	init     *mcp.InitializeResult
+	protocol string
+
+	dead     chan struct{} // closed when the process exits or the transport is lost
+	deadOnce sync.Once
+	deadErr  error
+	stderr   *logSink
+}
+
+// dialOptions are what a connection needs besides the server config.
+type dialOptions struct {
+	env, headers map[string]string
+	log          *logSink
+	logger       *slog.Logger
+	// command overrides how a stdio server is started (the sandbox wraps it).
+	command func(ctx context.Context, s Server, env map[string]string) (*exec.Cmd, error)
+	// notify receives server notifications (tools/list_changed).
+	notify func(mcp.JSONRPCNotification)
+}
+
+func (c *conn) markDead(err error) {
+	c.deadOnce.Do(func() {
+		c.deadErr = err
+		close(c.dead)
+	})
+}
+
+// deathError is why the connection died.
+func (c *conn) deathError() error {
+	select {
+	case <-c.dead:
+		return c.deadErr
+	default:
+		return nil
+	}
+}
+
+// dial connects and initialises; it fails with a message naming the cause
+// (command not found, exited with code N and its last stderr lines, timeout).
+func dial(ctx context.Context, s Server, o dialOptions) (*conn, error) {
+	c := &conn{dead: make(chan struct{}), stderr: o.log}
+	var err error
+	switch s.Transport {
+	case TransportStdio:
+		err = c.startProcess(ctx, s, o)
+	case TransportSSE:
+		var cl *client.Client
+		cl, err = client.NewSSEMCPClient(s.URL, client.WithHeaders(o.headers), transport.WithSSELogger(o.logger))
+		if err == nil {
+			c.client = cl
+			cl.OnConnectionLost(func(e error) { c.markDead(fmt.Errorf("connection lost: %w", e)) })
+		}
+	case TransportHTTP:
+		var tr *transport.StreamableHTTP
+		tr, err = transport.NewStreamableHTTP(s.URL, transport.WithHTTPHeaders(o.headers), transport.WithContinuousListening(),
+			transport.WithHTTPLogger(o.logger))
+		if err == nil {
+			c.client = client.NewClient(tr)
+		}
+	default:
+		err = fmt.Errorf("unknown transport %q", s.Transport)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if o.notify != nil {
+		c.client.OnNotification(o.notify)
+	}
+	if err := c.initialize(ctx, s); err != nil {
+		c.close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *conn) initialize(ctx context.Context, s Server) error {
+	type outcome struct {
+		res *mcp.InitializeResult
+		err error
+	}
+	// The transport keeps the context given to Start for the connection's
+	// life (the SSE stream, stdio request handling): only the handshake is
+	// bounded by the connect timeout.
+	life := ctx
+	ctx, cancel := context.WithTimeout(ctx, s.connectTimeout())
+	defer cancel()
+	done := make(chan outcome, 1)
+	go func() {
+		if err := c.client.Start(life); err != nil {
+			done <- outcome{err: err}
+			return
+		}
+		req := mcp.InitializeRequest{}
+		req.Params.ClientInfo = mcp.Implementation{Name: "warren", Version: "1"}
+		res, err := c.client.Initialize(ctx, req)
+		done <- outcome{res, err}
+	}()
+	select {
+	case o := <-done:
+		if o.err != nil {
+			if derr := c.preferDeath(nil); derr != nil {
+				return derr
+			}
+			if ctx.Err() != nil {
+				return fmt.Errorf("no answer to initialize within %s", s.connectTimeout())
+			}
+			return fmt.Errorf("initialize: %w", o.err)
+		}
+		c.init, c.protocol = o.res, o.res.ProtocolVersion
+		return nil
+	case <-c.dead:
+		return c.deadErr
+	case <-ctx.Done():
+		if derr := c.deathError(); derr != nil {
+			return derr
+		}
+		return fmt.Errorf("no answer to initialize within %s", s.connectTimeout())
+	}
+}
+
+func (c *conn) startProcess(ctx context.Context, s Server, o dialOptions) error {
+	var cmd *exec.Cmd
+	if o.command != nil {
+		var err error
+		if cmd, err = o.command(ctx, s, o.env); err != nil {
+			return err
+		}
+	} else {
+		path, err := exec.LookPath(s.Command)
+		if err != nil {
+			return fmt.Errorf("command not found: %s", s.Command)
+		}
+		// Not CommandContext: the process outlives the dial context; close kills it.
+		cmd = exec.Command(path, s.Args...) //nolint:gosec // the user configured this server's command
+		cmd.Env = os.Environ()
+		for k, v := range o.env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		cmd.Dir = s.Cwd
+	}
+	ownProcess(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return fmt.Errorf("stdin pipe: %w", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("stdout pipe: %w", err)
+	}
+	cmd.Stderr = o.log
+	if err := cmd.Start(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("command not found: %s", cmd.Path)
+		}
+		if cmd.Dir != "" {
+			if _, serr := os.Stat(cmd.Dir); serr != nil {
+				return fmt.Errorf("working directory %s: %w", cmd.Dir, serr)
+			}
+		}
+		return fmt.Errorf("start %s: %w", s.Command, err)
+	}
+	c.cmd = cmd
+	go func() {
+		err := cmd.Wait()
+		c.markDead(c.exitError(err))
+	}()
+	c.client = client.NewClient(transport.NewIO(stdout, stdin, nil))
+	return nil
+}
+
+// exitError describes how a stdio server ended, with its last stderr lines.
+func (c *conn) exitError(err error) error {
+	msg := "exited"
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee) && ee.ExitCode() >= 0:
+		msg = fmt.Sprintf("exited with code %d", ee.ExitCode())
+	case errors.As(err, &ee):
+		msg = fmt.Sprintf("was killed (%s)", ee.String())
+	case err == nil:
+		msg = "exited with code 0"
+	}
+	if tail := c.stderr.Tail(5); len(tail) > 0 {
+		msg += ": " + strings.Join(tail, " | ")
+	}
+	return errors.New("server process " + msg)
+}
+
+// preferDeath explains a failed request by the process's death when the
+// process is dying: a closed pipe is seen a moment before cmd.Wait returns.
+func (c *conn) preferDeath(err error) error {
+	if c.cmd != nil {
+		select {
+		case <-c.dead:
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+	if derr := c.deathError(); derr != nil {
+		return derr
+	}
+	return err
+}
+
+// pid is the stdio server's process id, 0 otherwise.
+func (c *conn) pid() int {
+	if c.cmd != nil && c.cmd.Process != nil {
+		return c.cmd.Process.Pid
+	}
+	return 0
+}
+
+// close ends the connection; for stdio it kills the process group and
+// waits for the process to be gone.
+func (c *conn) close() {
+	if c.client != nil {
+		done := make(chan struct{})
+		go func() { _ = c.client.Close(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+		}
+	}
+	if c.cmd != nil && c.cmd.Process != nil {
+		killGroup(c.cmd)
+		select {
+		case <-c.dead:
+		case <-time.After(5 * time.Second):
+		}
+	}
+	c.markDead(errors.New("closed"))
+}
+
+// listTools lists every tool, following pagination.
+func (c *conn) listTools(ctx context.Context) ([]mcp.Tool, error) {
+	res, err := c.client.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		return nil, c.preferDeath(err)
+	}
+	return res.Tools, nil
+}
+
+// callTool calls a tool; a transport failure is a Go error.
+func (c *conn) callTool(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	if len(args) == 0 {
+		args = json.RawMessage(`{}`)
+	}
+	type outcome struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = tool
+		req.Params.Arguments = args
+		res, err := c.client.CallTool(ctx, req)
+		done <- outcome{res, err}
+	}()
+	// On SSE a call in flight is not failed when the server dies; the dead
+	// channel (process exit, connection lost) ends the wait instead.
+	select {
+	case o := <-done:
+		if o.err != nil {
+			return nil, c.preferDeath(o.err)
+		}
+		return o.res, nil
+	case <-c.dead:
+		return nil, c.deadErr
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// logSink is a server's stderr: appended to its log file and kept as a ring
+// of recent lines for error messages and the UI.
+type logSink struct {
+	mu      sync.Mutex
+	file    io.Writer
+	lines   []string
+	partial string
+}
+
+const keepLines = 200
+
+func newLogSink(file io.Writer) *logSink { return &logSink{file: file} }
+
+// Write implements io.Writer.
+func (l *logSink) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.file != nil {
+		_, _ = l.file.Write(p)
+	}
+	text := l.partial + string(p)
+	parts := strings.Split(text, "\n")
+	l.partial = parts[len(parts)-1]
+	if len(l.partial) > 4096 {
+		l.partial = l.partial[:4096]
+	}
+	for _, line := range parts[:len(parts)-1] {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		l.lines = append(l.lines, line)
+	}
+	if over := len(l.lines) - keepLines; over > 0 {
+		l.lines = append([]string(nil), l.lines[over:]...)
+	}
+	return len(p), nil
+}
+
+// Tail returns up to n recent lines.
+func (l *logSink) Tail(n int) []string {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lines := l.lines
+	if l.partial != "" {
+		lines = append(append([]string(nil), lines...), l.partial)
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return append([]string(nil), lines...)
+}

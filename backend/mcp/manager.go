@@ -1,0 +1,464 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os/exec"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/warren-dev/warren/backend/events"
+)
+
+// TopicStatus is published with a Status whenever a server's state changes.
+const TopicStatus events.Topic = "mcp.status"
+
+// State is where a server is in its life.
+type State string
+
+// Server states.
+const (
+	StateStopped      State = "stopped"
+	StateConnecting   State = "connecting"
+	StateConnected    State = "connected"
+	StateReconnecting State = "reconnecting"
+	// StateFailed: every reconnect attempt failed; it stays so until retried by hand.
+	StateFailed State = "failed"
+)
+
+// Backoff is the reconnect schedule (seed §10: 2 s doubling to 60 s, 10 attempts).
+type Backoff struct {
+	Initial, Max time.Duration
+	Attempts     int
+}
+
+// DefaultBackoff is the seed's schedule.
+var DefaultBackoff = Backoff{Initial: 2 * time.Second, Max: 60 * time.Second, Attempts: 10}
+
+// delay is the wait before reconnect attempt n (1-based).
+func (b Backoff) delay(n int) time.Duration {
+	d := b.Initial
+	for i := 1; i < n && d < b.Max; i++ {
+		d *= 2
+	}
+	return min(d, b.Max)
+}
+
+// Options configures a Manager.
+type Options struct {
+	Store *Store
+	// LogDir holds one stderr log per stdio server.
+	LogDir string
+	Bus    *events.Bus
+	Logger *slog.Logger
+	// HealthEvery is the health check period (default 30 s).
+	HealthEvery time.Duration
+	// HealthTimeout bounds one health check (default 10 s).
+	HealthTimeout time.Duration
+	Backoff       Backoff
+	// SandboxCommand builds the command of a sandboxed stdio server.
+	SandboxCommand func(ctx context.Context, s Server, env map[string]string) (*exec.Cmd, error)
+	// OnToolsChanged runs (without locks held) when any server's tool list changed.
+	OnToolsChanged func()
+}
+
+// Status is what Warren knows about one server, honestly.
+type Status struct {
+	Name      string    `json:"name"`
+	Transport Transport `json:"transport"`
+	Enabled   bool      `json:"enabled"`
+	State     State     `json:"state"`
+	// Protocol is the negotiated MCP protocol version.
+	Protocol      string `json:"protocol,omitempty"`
+	ServerName    string `json:"server_name,omitempty"`
+	ServerVersion string `json:"server_version,omitempty"`
+	Tools         int    `json:"tools"`
+	// Warning explains a state that works but needs attention (0 tools).
+	Warning     string    `json:"warning,omitempty"`
+	LastError   string    `json:"last_error,omitempty"`
+	LastHealth  time.Time `json:"last_health,omitzero"`
+	LatencyMS   float64   `json:"latency_ms,omitempty"`
+	Restarts    int       `json:"restarts"`
+	Attempt     int       `json:"attempt,omitempty"`
+	MaxAttempts int       `json:"max_attempts,omitempty"`
+	NextRetry   time.Time `json:"next_retry,omitzero"`
+	ConnectedAt time.Time `json:"connected_at,omitzero"`
+	PID         int       `json:"pid,omitempty"`
+}
+
+// Manager connects, watches and reconnects the configured servers.
+type Manager struct {
+	opts Options
+	life context.Context
+	stop context.CancelFunc
+
+	mu      sync.Mutex
+	servers map[string]*supervised
+	wg      sync.WaitGroup
+}
+
+// supervised is one server with its supervisor goroutine.
+type supervised struct {
+	mu     sync.Mutex
+	cfg    Server
+	conn   *conn
+	tools  []mcp.Tool
+	status Status
+	logs   *serverLog
+
+	cancel context.CancelFunc
+	done   chan struct{}
+	kick   chan struct{}
+	// refresh carries the live connection's tools/list_changed notices.
+	refresh chan struct{}
+	ready  chan struct{} // closed after the first connection attempt
+}
+
+// NewManager returns a manager; servers start with Start or StartEnabled.
+func NewManager(opts Options) *Manager {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.HealthEvery <= 0 {
+		opts.HealthEvery = 30 * time.Second
+	}
+	if opts.HealthTimeout <= 0 {
+		opts.HealthTimeout = 10 * time.Second
+	}
+	if opts.Backoff.Attempts <= 0 {
+		opts.Backoff = DefaultBackoff
+	}
+	life, stop := context.WithCancel(context.Background())
+	return &Manager{opts: opts, life: life, stop: stop, servers: map[string]*supervised{}}
+}
+
+// Store returns the server store.
+func (m *Manager) Store() *Store { return m.opts.Store }
+
+// Close stops every server and waits for their processes to be gone.
+func (m *Manager) Close() {
+	m.stop()
+	m.mu.Lock()
+	all := make([]*supervised, 0, len(m.servers))
+	for _, s := range m.servers {
+		all = append(all, s)
+	}
+	m.mu.Unlock()
+	for _, s := range all {
+		s.cancel()
+	}
+	m.wg.Wait()
+}
+
+// StartEnabled starts every enabled server that is not running.
+func (m *Manager) StartEnabled(ctx context.Context) error {
+	list, err := m.opts.Store.List(ctx)
+	if err != nil {
+		return err
+	}
+	for _, srv := range list {
+		if srv.Enabled {
+			m.start(srv)
+		}
+	}
+	return nil
+}
+
+// Start starts (or keeps running) one stored server, enabled or not.
+func (m *Manager) Start(ctx context.Context, name string) error {
+	srv, err := m.opts.Store.Get(ctx, name)
+	if err != nil {
+		return err
+	}
+	m.start(srv)
+	return nil
+}
+
+// Restart stops and starts a server with its stored configuration; a
+// failed server is retried from the first attempt.
+func (m *Manager) Restart(ctx context.Context, name string) error {
+	srv, err := m.opts.Store.Get(ctx, name)
+	if err != nil {
+		return err
+	}
+	m.Stop(name)
+	m.start(srv)
+	return nil
+}
+
+// Stop stops a server and forgets its tools.
+func (m *Manager) Stop(name string) {
+	m.mu.Lock()
+	s, ok := m.servers[name]
+	delete(m.servers, name)
+	m.mu.Unlock()
+	if !ok {
+		return
+	}
+	s.cancel()
+	<-s.done
+	s.mu.Lock()
+	s.status.State, s.status.PID, s.status.NextRetry = StateStopped, 0, time.Time{}
+	st := s.status
+	s.mu.Unlock()
+	m.publish(st)
+	m.toolsChanged()
+}
+
+// Sync makes the running set match the store: removed or disabled servers
+// stop, changed ones restart; with startEnabled, enabled ones not running
+// start.
+func (m *Manager) Sync(ctx context.Context, startEnabled bool) error {
+	list, err := m.opts.Store.List(ctx)
+	if err != nil {
+		return err
+	}
+	want := map[string]Server{}
+	for _, srv := range list {
+		want[srv.Name] = srv
+	}
+	m.mu.Lock()
+	running := map[string]Server{}
+	for name, s := range m.servers {
+		s.mu.Lock()
+		running[name] = s.cfg
+		s.mu.Unlock()
+	}
+	m.mu.Unlock()
+	for name, cfg := range running {
+		srv, ok := want[name]
+		switch {
+		case !ok || !srv.Enabled:
+			m.Stop(name)
+		case !sameConfig(cfg, srv):
+			m.Stop(name)
+			m.start(srv)
+		default:
+			m.refreshConfig(srv)
+		}
+	}
+	if startEnabled {
+		for _, srv := range want {
+			if _, ok := running[srv.Name]; !ok && srv.Enabled {
+				m.start(srv)
+			}
+		}
+	}
+	return nil
+}
+
+// refreshConfig takes settings that need no reconnect (tool switches,
+// grants, deferral) into a running server.
+func (m *Manager) refreshConfig(srv Server) {
+	m.mu.Lock()
+	s, ok := m.servers[srv.Name]
+	m.mu.Unlock()
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	s.cfg = srv
+	s.mu.Unlock()
+	m.toolsChanged()
+}
+
+// sameConfig reports whether two configs connect the same way.
+func sameConfig(a, b Server) bool {
+	return a.Transport == b.Transport && a.Command == b.Command && fmt.Sprint(a.Args) == fmt.Sprint(b.Args) &&
+		fmt.Sprint(a.EnvKeys) == fmt.Sprint(b.EnvKeys) && fmt.Sprint(a.HeaderKeys) == fmt.Sprint(b.HeaderKeys) &&
+		a.Cwd == b.Cwd && a.URL == b.URL && a.ToolPrefix == b.ToolPrefix && a.Sandboxed == b.Sandboxed &&
+		a.SandboxNetwork == b.SandboxNetwork && a.ConnectTimeout == b.ConnectTimeout && a.CallTimeout == b.CallTimeout
+}
+
+func (m *Manager) start(srv Server) *supervised {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s, ok := m.servers[srv.Name]; ok {
+		return s
+	}
+	ctx, cancel := context.WithCancel(m.life)
+	s := &supervised{
+		cfg: srv, cancel: cancel, done: make(chan struct{}), kick: make(chan struct{}, 1), ready: make(chan struct{}),
+		status: Status{Name: srv.Name, Transport: srv.Transport, Enabled: srv.Enabled, State: StateConnecting, MaxAttempts: m.opts.Backoff.Attempts},
+		logs:   openServerLog(m.opts.LogDir, srv.Name),
+	}
+	m.servers[srv.Name] = s
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		defer close(s.done)
+		defer s.logs.close()
+		m.supervise(ctx, s)
+	}()
+	return s
+}
+
+// WaitReady waits until every named server (all running ones when names is
+// empty) finished its first connection attempt, or ctx ends.
+func (m *Manager) WaitReady(ctx context.Context, names ...string) {
+	m.mu.Lock()
+	var waits []chan struct{}
+	for name, s := range m.servers {
+		if len(names) == 0 || contains(names, name) {
+			waits = append(waits, s.ready)
+		}
+	}
+	m.mu.Unlock()
+	for _, w := range waits {
+		select {
+		case <-w:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Statuses returns every stored server's status, sorted by name; stored
+// servers that are not running are reported as stopped.
+func (m *Manager) Statuses(ctx context.Context) ([]Status, error) {
+	list, err := m.opts.Store.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Status, 0, len(list))
+	for _, srv := range list {
+		st, ok := m.status(srv.Name)
+		if !ok {
+			st = Status{Name: srv.Name, Transport: srv.Transport, State: StateStopped}
+		}
+		st.Enabled = srv.Enabled
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+func (m *Manager) status(name string) (Status, bool) {
+	m.mu.Lock()
+	s, ok := m.servers[name]
+	m.mu.Unlock()
+	if !ok {
+		return Status{}, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status, true
+}
+
+// ServerTools is one running server's configuration and last known tools.
+type ServerTools struct {
+	Server Server
+	Tools  []mcp.Tool
+	State  State
+}
+
+// Running returns every running server with its last known tool list.
+func (m *Manager) Running() []ServerTools {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]ServerTools, 0, len(m.servers))
+	for _, s := range m.servers {
+		s.mu.Lock()
+		out = append(out, ServerTools{Server: s.cfg, Tools: s.tools, State: s.status.State})
+		s.mu.Unlock()
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Server.Name < out[j].Server.Name })
+	return out
+}
+
+// Tools returns a running server's last known tools.
+func (m *Manager) Tools(name string) ([]mcp.Tool, bool) {
+	m.mu.Lock()
+	s, ok := m.servers[name]
+	m.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tools, true
+}
+
+// ErrNotConnected marks a call to a server that is not connected now.
+var ErrNotConnected = errors.New("not connected")
+
+// Call calls a tool on a connected server. A transport failure makes the
+// supervisor check the server at once.
+func (m *Manager) Call(ctx context.Context, server, tool string, args []byte) (*mcp.CallToolResult, error) {
+	m.mu.Lock()
+	s, ok := m.servers[server]
+	m.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("MCP server %s is stopped: %w", server, ErrNotConnected)
+	}
+	s.mu.Lock()
+	c, st, timeout := s.conn, s.status, s.cfg.callTimeout()
+	s.mu.Unlock()
+	if c == nil {
+		return nil, fmt.Errorf("MCP server %s is %s%s: %w", server, st.State, describeWait(st), ErrNotConnected)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := c.callTool(ctx, tool, args)
+	if err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			return nil, fmt.Errorf("MCP server %s did not answer %s within %s", server, tool, timeout)
+		}
+		s.poke()
+		return nil, fmt.Errorf("MCP server %s: %w", server, err)
+	}
+	return res, nil
+}
+
+func describeWait(st Status) string {
+	out := ""
+	if st.LastError != "" {
+		out += " (last error: " + st.LastError + ")"
+	}
+	if !st.NextRetry.IsZero() {
+		out += fmt.Sprintf("; next attempt %d/%d in %s", st.Attempt, st.MaxAttempts, time.Until(st.NextRetry).Round(time.Second))
+	}
+	return out
+}
+
+// poke asks the supervisor to check the server now.
+func (s *supervised) poke() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (m *Manager) publish(st Status) {
+	if m.opts.Bus != nil {
+		m.opts.Bus.Publish(events.Event{Topic: TopicStatus, Payload: st})
+	}
+}
+
+func (m *Manager) toolsChanged() {
+	if m.opts.OnToolsChanged != nil {
+		m.opts.OnToolsChanged()
+	}
+}
+
+// update changes a server's status under its lock and publishes it.
+func (m *Manager) update(s *supervised, fn func(*Status)) {
+	s.mu.Lock()
+	fn(&s.status)
+	st := s.status
+	s.mu.Unlock()
+	m.publish(st)
+}
