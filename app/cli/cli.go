@@ -48,6 +48,7 @@ func commands() []command {
 	return []command{
 		{"run", "run an agent turn: run [--agent A] [--session S] [--base-url URL --model M] [--workspace DIR] [--approve yes|no] \"prompt\"", runAgent},
 		{"providers", "providers list [--json] | add NAME --base-url URL [--kind openai|anthropic] [--api-key K] [--model M] | remove NAME | test NAME", runProviders},
+		{"mcp", mcpUsage, runMCP},
 		{"tools", "list the tool inventory: tools [--json] [--profile P] [--agent A]", runTools},
 		{"tool", "call one tool: tool call NAME 'ARGS_JSON' [--workspace DIR] [--agent A] [--approve yes|no|always] [--sandbox podman|host] [--json]", runTool},
 		{"approvals", "approvals list|revoke ID|audit [--limit N]|mode [ask|allowlist|deny] [--json]", runApprovals},

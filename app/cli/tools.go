@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/warren-dev/warren/backend/approvals"
+	"github.com/warren-dev/warren/backend/mcp"
 	"github.com/warren-dev/warren/backend/warren"
 	"github.com/warren-dev/warren/tools"
 )
@@ -30,6 +31,7 @@ func runTools(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer closeQuietly(w)
+	connectMCP(ctx, env, w, "")
 	inv, err := w.Inventory(ctx, warren.InventoryRequest{Profile: *profile, Agent: *agent})
 	if err != nil {
 		return err
@@ -118,6 +120,7 @@ func runTool(ctx context.Context, env Env, args []string) error {
 	if err := w.CheckAgent(ctx, *agent); err != nil {
 		return usagef("%v", err)
 	}
+	connectMCP(ctx, env, w, name)
 	stopAnswering := answerApprovals(ctx, env, w, *approve)
 	res, callErr := w.CallTool(ctx, warren.CallRequest{
 		Name: name, Args: []byte(rawArgs), Workspace: *workspace,
@@ -169,5 +172,32 @@ func printResult(env Env, res tools.Result) {
 	}
 	if res.ForUser != "" && res.ForUser != res.ForLLM {
 		fmt.Fprintln(env.Stderr, res.ForUser)
+	}
+}
+
+// connectMCP connects the enabled MCP servers (for a tool call, only the one
+// the tool belongs to) so their tools are in the registry, and says on
+// stderr which ones could not connect.
+func connectMCP(ctx context.Context, env Env, w *warren.Warren, tool string) {
+	ctx, cancel := context.WithTimeout(ctx, mcpWaitTimeout)
+	defer cancel()
+	var err error
+	if tool == "" {
+		err = w.ConnectMCP(ctx)
+	} else {
+		err = w.ConnectMCPFor(ctx, tool)
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "warning: MCP servers: %v\n", err)
+		return
+	}
+	views, err := w.MCPServerViews(ctx)
+	if err != nil {
+		return
+	}
+	for _, v := range views {
+		if v.Server.Enabled && v.Source == "" && v.Status.LastError != "" && v.Status.State != mcp.StateConnected {
+			fmt.Fprintf(env.Stderr, "warning: MCP server %s is %s: %s\n", v.Server.Name, v.Status.State, v.Status.LastError)
+		}
 	}
 }

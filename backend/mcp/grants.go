@@ -236,6 +236,9 @@ type Access struct {
 	grants []Grant
 }
 
+// NewAccess combines a server's settings with its grants.
+func NewAccess(s Server, grants []Grant) Access { return Access{server: s, grants: grants} }
+
 // Permits reports whether agent (for user) may call the server's tool, and
 // why not. Order (seed §10): the server's own tool switches, then — for a
 // restricted server or when grants exist for the subject — the enabled

@@ -116,7 +116,7 @@ type supervised struct {
 	kick   chan struct{}
 	// refresh carries the live connection's tools/list_changed notices.
 	refresh chan struct{}
-	ready  chan struct{} // closed after the first connection attempt
+	ready   chan struct{} // closed after the first connection attempt
 }
 
 // NewManager returns a manager; servers start with Start or StartEnabled.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -92,6 +93,7 @@ func (w *Warren) decisionAt(reg *tools.Registry, profile, agent string, depth in
 	if err != nil {
 		return policy.Decision{}, err
 	}
+	d = w.withoutUngranted(reg, d, agent)
 	ps.decisions[key] = cachedDecision{reg: reg, gen: gen, d: d}
 	return d, nil
 }
@@ -137,8 +139,20 @@ func (i injected) Execute(context.Context, json.RawMessage) (tools.Result, error
 	return tools.Result{}, errors.New("policy placeholder: not executable")
 }
 
+// dropDecisions forgets cached decisions (grants changed).
+func (w *Warren) dropDecisions() {
+	w.policy.mu.Lock()
+	w.policy.decisions = map[decisionKey]cachedDecision{}
+	w.policy.mu.Unlock()
+}
+
 // denialReason names the step that removed a tool, for messages and the UI.
 func (w *Warren) denialReason(reg *tools.Registry, tool, profile, agent string) string {
+	if t, ok := reg.Get(tool); ok {
+		if allowed, reason := w.mcpPermits(t, agent, localUser); !allowed {
+			return reason
+		}
+	}
 	x, err := w.explain(reg, tool, profile, agent)
 	if err != nil {
 		return err.Error()
@@ -257,4 +271,17 @@ func (w *Warren) ExplainTool(ctx context.Context, tool, profile, agent string) (
 // CheckAgent returns an error naming the known agents when agent is unknown.
 func (w *Warren) CheckAgent(ctx context.Context, agent string) error {
 	return w.checkProfileAgent(ctx, "", agent)
+}
+
+// SetAlsoAllow adds or removes one global also-allow entry (a tool name or
+// group:NAME): how MCP or custom tools are offered under a profile that
+// does not include them. Denies still win.
+func (w *Warren) SetAlsoAllow(ctx context.Context, entry string, on bool) error {
+	cfg := w.PolicyConfig()
+	list := slices.DeleteFunc(slices.Clone(cfg.AlsoAllow), func(e string) bool { return e == entry })
+	if on {
+		list = append(list, entry)
+	}
+	cfg.AlsoAllow = list
+	return w.SetPolicy(ctx, cfg)
 }

@@ -52,6 +52,7 @@ type Warren struct {
 	sandbox   *sandboxes
 	processes *runtime.Processes
 	custom    *customTools
+	mcp       *mcpState
 	box       *secrets.Box
 	creds     *credexec.Store
 	cronStore *cron.Store
@@ -153,7 +154,10 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 	if err := w.initAutomation(); err != nil {
 		return err
 	}
-	return w.initCustomTools(ctx, runtime.NewShell(shellDeps))
+	if err := w.initCustomTools(ctx, runtime.NewShell(shellDeps)); err != nil {
+		return err
+	}
+	return w.initMCP(ctx)
 }
 
 // Close stops background commands, removes sandbox containers and
@@ -161,6 +165,7 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 func (w *Warren) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	w.mcp.manager.Close()
 	w.closeSandbox(ctx)
 	w.stopLife()
 	return w.db.Close()

@@ -1,0 +1,617 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/warren-dev/warren/backend/mcp"
+	"github.com/warren-dev/warren/backend/mcp/mcpconfig"
+	"github.com/warren-dev/warren/backend/warren"
+)
+
+const mcpUsage = "mcp list|add|remove|enable|disable|test|tools|logs|import|export|serve|grant|revoke|grants|request|requests|approve|reject (warren mcp help)"
+
+const mcpHelp = `warren mcp — manage local MCP servers
+
+  list [--json]                          servers with their state
+  add NAME [flags] -- COMMAND [ARGS…]    add a stdio server
+  add NAME --url URL [--transport sse|http] [--header K=V]…   add an HTTP server
+      flags: --env K=V (repeatable, stored encrypted)  --cwd DIR  --prefix P
+             --disabled  --sandbox [--network]  --deferred  --restricted
+             --connect-timeout 30s  --call-timeout 2m  --replace
+  remove NAME | enable NAME | disable NAME
+  test NAME [--json]                     connect once and list the tools found
+  tools NAME [--json]                    the server's tools as Warren registers them
+  tools NAME --off TOOL | --on TOOL      switch one tool off or on for every agent
+  logs NAME [-n 50]                      the server's stderr log
+  import FILE|- [--replace]              import an mcpServers JSON (Claude Desktop, Cursor, VS Code)
+  import --claude [--replace]            import Claude Desktop's own config
+  export [FILE]                          write an mcpServers JSON (contains secrets)
+  serve [--stdio | --http 127.0.0.1:PORT] [--agent A] [--token T] [--approve yes|no|always]
+  grant SERVER --agent A|--user U [--allow T]… [--deny T]… [--disabled]
+  revoke SERVER --agent A|--user U       grants [SERVER] [--json]
+  request SERVER --agent A|--user U [--allow T]… [--reason R]
+  requests [--all] [--json]              approve ID [--note N] | reject ID [--note N]
+`
+
+func runMCP(ctx context.Context, env Env, args []string) error {
+	if len(args) == 0 {
+		return usagef("expected a subcommand")
+	}
+	sub, rest := args[0], args[1:]
+	switch sub {
+	case "help", "-h", "--help":
+		fmt.Fprint(env.Stdout, mcpHelp)
+		return nil
+	case "serve":
+		return usagef("serve lands with the gateway")
+	case "add":
+		return mcpAdd(ctx, env, rest)
+	case "list":
+		return mcpList(ctx, env, rest)
+	case "remove", "enable", "disable":
+		return mcpSwitch(ctx, env, sub, rest)
+	case "test":
+		return mcpTest(ctx, env, rest)
+	case "tools":
+		return mcpTools(ctx, env, rest)
+	case "logs":
+		return mcpLogs(ctx, env, rest)
+	case "import":
+		return mcpImport(ctx, env, rest)
+	case "export":
+		return mcpExport(ctx, env, rest)
+	case "grant", "revoke", "grants", "request", "requests", "approve", "reject":
+		return mcpAccess(ctx, env, sub, rest)
+	}
+	return usagef("unknown subcommand %q", sub)
+}
+
+// keyValues turns repeated K=V flags into a map, naming a malformed one.
+func keyValues(flagName string, kvs []string) (map[string]string, error) {
+	if len(kvs) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(kvs))
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, usagef("--%s %q: want K=V", flagName, kv)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+func mcpAdd(ctx context.Context, env Env, args []string) error {
+	fs := flag.NewFlagSet("mcp add", flag.ContinueOnError)
+	var envs, headers multiFlag
+	fs.Var(&envs, "env", "environment variable K=V, stored encrypted (repeatable)")
+	fs.Var(&headers, "header", "HTTP header K=V, stored encrypted (repeatable)")
+	url := fs.String("url", "", "server URL (sse or streamable HTTP)")
+	transport := fs.String("transport", "", "sse or http (streamable HTTP, the default with --url)")
+	cwd := fs.String("cwd", "", "working directory of a stdio server")
+	prefix := fs.String("prefix", "", "tool name prefix (default: the server name)")
+	disabled := fs.Bool("disabled", false, "add without enabling")
+	sandboxed := fs.Bool("sandbox", false, "run the stdio server inside a Podman container")
+	network := fs.Bool("network", false, "with --sandbox: allow network access")
+	deferred := fs.Bool("deferred", false, "hide the tools behind tool_search until the model asks")
+	restricted := fs.Bool("restricted", false, "only agents with a grant may use the server")
+	connectTimeout := fs.Duration("connect-timeout", mcp.DefaultConnectTimeout, "how long to wait for the server to start")
+	callTimeout := fs.Duration("call-timeout", mcp.DefaultCallTimeout, "how long one tool call may take")
+	replace := fs.Bool("replace", false, "overwrite a server with the same name")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usagef("want NAME, then -- COMMAND [ARGS…] or --url URL")
+	}
+	srv := mcp.Server{
+		Name: pos[0], Cwd: *cwd, URL: *url, ToolPrefix: *prefix, Enabled: !*disabled, Sandboxed: *sandboxed,
+		SandboxNetwork: *network, Deferred: *deferred, Restricted: *restricted,
+		ConnectTimeout: *connectTimeout, CallTimeout: *callTimeout,
+	}
+	switch {
+	case *url != "" && len(pos) > 1:
+		return usagef("give either --url or -- COMMAND, not both")
+	case *url != "":
+		switch *transport {
+		case "", "http", "streamable-http", "streamableHttp":
+			srv.Transport = mcp.TransportHTTP
+		case "sse":
+			srv.Transport = mcp.TransportSSE
+		default:
+			return usagef("--transport %q: want sse or http", *transport)
+		}
+	case len(pos) > 1:
+		if *transport != "" && *transport != "stdio" {
+			return usagef("--transport %s needs --url", *transport)
+		}
+		srv.Transport, srv.Command, srv.Args = mcp.TransportStdio, pos[1], pos[2:]
+	default:
+		return usagef("want -- COMMAND [ARGS…] for a stdio server or --url URL")
+	}
+	if srv.Env, err = keyValues("env", envs); err != nil {
+		return err
+	}
+	if srv.Headers, err = keyValues("header", headers); err != nil {
+		return err
+	}
+	if err := srv.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+	w, err := open(ctx, env, "")
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(w)
+	if _, err := w.MCP().Store().Get(ctx, srv.Name); err == nil && !*replace {
+		return usagef("server %q already exists (add --replace to overwrite it)", srv.Name)
+	}
+	if err := w.SaveMCPServer(ctx, srv, mcp.ReplaceSecrets); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "added MCP server %s (%s); check it with: warren mcp test %s\n", srv.Name, srv.Transport, srv.Name)
+	if hint := w.MCPPolicyHint(ctx, srv.Name); hint != "" {
+		fmt.Fprintln(env.Stdout, hint)
+	}
+	return nil
+}
+
+func mcpList(ctx context.Context, env Env, args []string) error {
+	fs := flag.NewFlagSet("mcp list", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, w, err := parseOpen(ctx, env, fs, args)
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(w)
+	if len(pos) > 0 {
+		return usagef("list takes no arguments")
+	}
+	views, err := w.MCPServerViews(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(env, views)
+	}
+	if len(views) == 0 {
+		fmt.Fprintln(env.Stdout, "no MCP servers (add one: warren mcp add everything -- npx -y @modelcontextprotocol/server-everything)")
+		return nil
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tTRANSPORT\tENABLED\tSTATE\tTOOLS\tTARGET\tNOTE")
+	for _, v := range views {
+		note := v.Status.LastError
+		if note == "" {
+			note = v.Status.Warning
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%v\t%s\t%s\t%s\t%s\n", v.Server.Name, v.Server.Transport, v.Server.Enabled,
+			stateText(v), toolsText(v), target(v.Server), orDash(note))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(views) > 0 && views[0].Source != "" {
+		fmt.Fprintf(env.Stdout, "\nstate as %s\n", views[0].Source)
+	}
+	return nil
+}
+
+func stateText(v warren.MCPServerView) string {
+	s := string(v.Status.State)
+	if v.Status.State == mcp.StateReconnecting {
+		s += fmt.Sprintf(" (%d/%d)", v.Status.Attempt, v.Status.MaxAttempts)
+	}
+	return s
+}
+
+func toolsText(v warren.MCPServerView) string {
+	if v.Status.State == mcp.StateStopped && v.Status.Tools == 0 {
+		return "-"
+	}
+	return fmt.Sprint(v.Status.Tools)
+}
+
+func target(s mcp.Server) string {
+	if s.Transport == mcp.TransportStdio {
+		t := strings.TrimSpace(s.Command + " " + strings.Join(s.Args, " "))
+		if len(t) > 60 {
+			t = t[:57] + "…"
+		}
+		return t
+	}
+	return s.URL
+}
+
+func mcpSwitch(ctx context.Context, env Env, sub string, args []string) error {
+	fs := flag.NewFlagSet("mcp "+sub, flag.ContinueOnError)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want one server NAME")
+	}
+	w, err := open(ctx, env, "")
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(w)
+	switch sub {
+	case "remove":
+		err = w.DeleteMCPServer(ctx, pos[0])
+	default:
+		err = w.SetMCPServerEnabled(ctx, pos[0], sub == "enable")
+		w.MCP().Stop(pos[0]) // this process does not keep servers running
+	}
+	if errors.Is(err, mcp.ErrNotFound) {
+		return usagef("%v", err)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "%s: %s\n", map[string]string{"remove": "removed", "enable": "enabled", "disable": "disabled"}[sub], pos[0])
+	return nil
+}
+
+func mcpTest(ctx context.Context, env Env, args []string) error {
+	fs := flag.NewFlagSet("mcp test", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, w, err := parseOpen(ctx, env, fs, args)
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(w)
+	if len(pos) != 1 {
+		return usagef("want one server NAME")
+	}
+	srv, err := w.MCP().Store().Get(ctx, pos[0])
+	if errors.Is(err, mcp.ErrNotFound) {
+		return usagef("%v", err)
+	}
+	if err != nil {
+		return err
+	}
+	res, err := w.MCP().Test(ctx, srv)
+	if err != nil {
+		for _, l := range res.Stderr {
+			fmt.Fprintf(env.Stderr, "  stderr: %s\n", l)
+		}
+		return fmt.Errorf("MCP server %s: %w", srv.Name, err)
+	}
+	if *asJSON {
+		return printJSON(env, res)
+	}
+	fmt.Fprintf(env.Stdout, "%s: connected to %s %s (protocol %s) in %.0f ms, %d tools\n",
+		srv.Name, orDash(res.ServerName), res.ServerVersion, res.Protocol, res.LatencyMS, len(res.Tools))
+	if res.Warning != "" {
+		fmt.Fprintf(env.Stdout, "warning: %s\n", res.Warning)
+	}
+	for _, t := range res.Tools {
+		fmt.Fprintf(env.Stdout, "  %-32s %s\n", t.Name, firstLine(t.Description))
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 90 {
+		s = s[:87] + "…"
+	}
+	return s
+}
+
+func mcpTools(ctx context.Context, env Env, args []string) error {
+	fs := flag.NewFlagSet("mcp tools", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	off := fs.String("off", "", "switch this tool off for every agent")
+	on := fs.String("on", "", "switch this tool back on")
+	pos, w, err := parseOpen(ctx, env, fs, args)
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(w)
+	if len(pos) != 1 {
+		return usagef("want one server NAME")
+	}
+	name := pos[0]
+	if *off != "" || *on != "" {
+		tool, enable := *off, false
+		if *on != "" {
+			tool, enable = *on, true
+		}
+		if err := w.SetMCPToolEnabled(ctx, name, tool, enable); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "%s/%s: %s\n", name, tool, map[bool]string{true: "on", false: "off"}[enable])
+		return nil
+	}
+	if _, err := w.MCP().Store().Get(ctx, name); errors.Is(err, mcp.ErrNotFound) {
+		return usagef("%v", err)
+	}
+	if err := w.MCP().Start(ctx, name); err != nil {
+		return err
+	}
+	w.MCP().WaitReady(ctx, name)
+	list, err := w.MCPServerTools(ctx, name)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		if st, ok := statusOf(ctx, w, name); ok && st.LastError != "" {
+			return fmt.Errorf("MCP server %s: %s", name, st.LastError)
+		}
+	}
+	if *asJSON {
+		return printJSON(env, list)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOOL\tREGISTERED AS\tON\tDANGER\tDESCRIPTION")
+	for _, t := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%v\t%s\t%s\n", t.Name, t.Registered, t.Enabled, t.Danger, firstLine(t.Description))
+	}
+	return tw.Flush()
+}
+
+func statusOf(ctx context.Context, w *warren.Warren, name string) (mcp.Status, bool) {
+	sts, err := w.MCP().Statuses(ctx)
+	if err != nil {
+		return mcp.Status{}, false
+	}
+	for _, s := range sts {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return mcp.Status{}, false
+}
+
+func mcpLogs(ctx context.Context, env Env, args []string) error {
+	fs := flag.NewFlagSet("mcp logs", flag.ContinueOnError)
+	n := fs.Int("n", 50, "number of lines")
+	pos, w, err := parseOpen(ctx, env, fs, args)
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(w)
+	if len(pos) != 1 {
+		return usagef("want one server NAME")
+	}
+	if _, err := w.MCP().Store().Get(ctx, pos[0]); errors.Is(err, mcp.ErrNotFound) {
+		return usagef("%v", err)
+	}
+	lines, err := mcp.ReadLog(w.MCPLogDir(), pos[0], *n)
+	if err != nil {
+		return err
+	}
+	if len(lines) == 0 {
+		fmt.Fprintf(env.Stderr, "no log lines yet for %s (stdio servers log their stderr here once started)\n", pos[0])
+	}
+	for _, l := range lines {
+		fmt.Fprintln(env.Stdout, l)
+	}
+	return nil
+}
+
+func mcpImport(ctx context.Context, env Env, args []string) error {
+	fs := flag.NewFlagSet("mcp import", flag.ContinueOnError)
+	replace := fs.Bool("replace", false, "overwrite servers that already exist")
+	claude := fs.Bool("claude", false, "import Claude Desktop's config")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	var data []byte
+	switch {
+	case *claude && len(pos) == 0:
+		path, err := mcpconfig.ClaudeDesktopConfigPath(mcpconfig.PathOptions{})
+		if err != nil {
+			return err
+		}
+		if data, err = os.ReadFile(path); err != nil { //nolint:gosec // Claude Desktop's well-known path
+			return fmt.Errorf("Claude Desktop config: %w", err)
+		}
+	case len(pos) == 1 && pos[0] == "-":
+		if data, err = io.ReadAll(env.Stdin); err != nil {
+			return err
+		}
+	case len(pos) == 1 && !*claude:
+		if data, err = os.ReadFile(pos[0]); err != nil {
+			return usagef("%v", err)
+		}
+	default:
+		return usagef("want one FILE (- for stdin) or --claude")
+	}
+	w, err := open(ctx, env, "")
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(w)
+	rep, err := w.ImportMCPServers(ctx, data, *replace)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	for _, wn := range rep.Warnings {
+		fmt.Fprintf(env.Stderr, "warning: %s\n", wn)
+	}
+	fmt.Fprintf(env.Stdout, "imported: %d added %v, %d replaced %v, %d skipped %v\n",
+		len(rep.Added), rep.Added, len(rep.Replaced), rep.Replaced, len(rep.Skipped), rep.Skipped)
+	if len(rep.Skipped) > 0 {
+		fmt.Fprintln(env.Stdout, "skipped servers already exist: import again with --replace to overwrite them")
+	}
+	return nil
+}
+
+func mcpExport(ctx context.Context, env Env, args []string) error {
+	fs := flag.NewFlagSet("mcp export", flag.ContinueOnError)
+	pos, w, err := parseOpen(ctx, env, fs, args)
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(w)
+	if len(pos) > 1 {
+		return usagef("want at most one FILE")
+	}
+	data, err := w.ExportMCPServers(ctx)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		_, err = env.Stdout.Write(data)
+		return err
+	}
+	if err := os.WriteFile(pos[0], data, 0o600); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "wrote %s (mode 0600: it contains the servers' env and header values)\n", pos[0])
+	return nil
+}
+
+func mcpAccess(ctx context.Context, env Env, sub string, args []string) error {
+	fs := flag.NewFlagSet("mcp "+sub, flag.ContinueOnError)
+	agent := fs.String("agent", "", "the agent")
+	user := fs.String("user", "", "the user")
+	var allow, deny multiFlag
+	fs.Var(&allow, "allow", "only these tools (repeatable)")
+	fs.Var(&deny, "deny", "never these tools (repeatable; deny wins)")
+	disabled := fs.Bool("disabled", false, "store the grant switched off")
+	reason := fs.String("reason", "", "why access is needed")
+	note := fs.String("note", "", "review note")
+	all := fs.Bool("all", false, "include reviewed requests")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	scope, subject := mcp.ScopeAgent, *agent
+	if *user != "" {
+		scope, subject = mcp.ScopeUser, *user
+	}
+	needSubject := func() error {
+		if len(pos) != 1 {
+			return usagef("want one SERVER")
+		}
+		if (*agent == "") == (*user == "") {
+			return usagef("give exactly one of --agent A or --user U")
+		}
+		return nil
+	}
+	w, err := open(ctx, env, "")
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(w)
+	store := w.MCP().Store()
+	switch sub {
+	case "grant":
+		if err := needSubject(); err != nil {
+			return err
+		}
+		g := mcp.Grant{Server: pos[0], Scope: scope, Subject: subject, ToolAllow: allow, ToolDeny: deny, Enabled: !*disabled}
+		if err := w.SaveMCPGrant(ctx, g); err != nil {
+			return notFoundUsage(err)
+		}
+		fmt.Fprintf(env.Stdout, "granted %s %s access to %s\n", scope, subject, pos[0])
+	case "revoke":
+		if err := needSubject(); err != nil {
+			return err
+		}
+		if err := w.DeleteMCPGrant(ctx, pos[0], scope, subject); err != nil {
+			return notFoundUsage(err)
+		}
+		fmt.Fprintf(env.Stdout, "revoked %s %s's grant on %s\n", scope, subject, pos[0])
+	case "grants":
+		server := ""
+		if len(pos) == 1 {
+			server = pos[0]
+		}
+		gs, err := store.Grants(ctx, server)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return printJSON(env, orEmptyList(gs))
+		}
+		tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "SERVER\tSCOPE\tSUBJECT\tENABLED\tALLOW\tDENY")
+		for _, g := range gs {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\t%s\n", g.Server, g.Scope, g.Subject, g.Enabled, listOrAll(g.ToolAllow), orDash(strings.Join(g.ToolDeny, ",")))
+		}
+		return tw.Flush()
+	case "request":
+		if err := needSubject(); err != nil {
+			return err
+		}
+		id, err := store.CreateRequest(ctx, mcp.AccessRequest{Server: pos[0], Scope: scope, Subject: subject, ToolAllow: allow, Reason: *reason})
+		if err != nil {
+			return notFoundUsage(err)
+		}
+		fmt.Fprintf(env.Stdout, "access request %d filed; approve it with: warren mcp approve %d\n", id, id)
+	case "requests":
+		status := mcp.StatusPending
+		if *all {
+			status = ""
+		}
+		rs, err := store.Requests(ctx, status)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return printJSON(env, orEmptyList(rs))
+		}
+		tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tSERVER\tFOR\tTOOLS\tSTATUS\tREASON")
+		for _, r := range rs {
+			fmt.Fprintf(tw, "%d\t%s\t%s %s\t%s\t%s\t%s\n", r.ID, r.Server, r.Scope, r.Subject, listOrAll(r.ToolAllow), r.Status, orDash(r.Reason))
+		}
+		return tw.Flush()
+	case "approve", "reject":
+		if len(pos) != 1 {
+			return usagef("want one request ID")
+		}
+		var id int64
+		if _, err := fmt.Sscanf(pos[0], "%d", &id); err != nil {
+			return usagef("request ID %q is not a number", pos[0])
+		}
+		if err := w.ReviewMCPRequest(ctx, id, sub == "approve", *note); err != nil {
+			return notFoundUsage(err)
+		}
+		fmt.Fprintf(env.Stdout, "request %d %sd\n", id, sub)
+	}
+	return nil
+}
+
+func notFoundUsage(err error) error {
+	if errors.Is(err, mcp.ErrNotFound) {
+		return usagef("%v", err)
+	}
+	return err
+}
+
+func listOrAll(l []string) string {
+	if len(l) == 0 {
+		return "all"
+	}
+	return strings.Join(l, ",")
+}
+
+func orEmptyList[T any](l []T) []T {
+	if l == nil {
+		return []T{}
+	}
+	return l
+}
+
+// mcpWaitTimeout bounds how long `warren tools` and `warren tool call` wait
+// for MCP servers to connect.
+const mcpWaitTimeout = 45 * time.Second

@@ -1,0 +1,463 @@
+package warren
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/warren-dev/warren/backend/mcp"
+	"github.com/warren-dev/warren/policy"
+	"github.com/warren-dev/warren/tools"
+)
+
+// mcpState keeps the registry in step with the MCP manager: bridged tools
+// are registered while their server runs, and grants are checked by the
+// policy gate and in every tool listing.
+type mcpState struct {
+	manager *mcp.Manager
+	logDir  string
+
+	mu         sync.Mutex
+	registered []string
+	problems   []string
+	access     map[string]mcp.Access // by server name
+	version    string
+	checked    time.Time
+	// autostart: this process (the window) runs every enabled server.
+	autostart bool
+}
+
+func (w *Warren) initMCP(ctx context.Context) error {
+	logDir := filepath.Join(w.dataDir, "logs", "mcp")
+	st := &mcpState{logDir: logDir, access: map[string]mcp.Access{}}
+	st.manager = mcp.NewManager(mcp.Options{
+		Store:          mcp.NewStore(w.db.SQL(), w.box),
+		LogDir:         logDir,
+		Bus:            w.bus,
+		Logger:         w.log,
+		OnToolsChanged: w.syncMCPTools,
+		SandboxCommand: w.mcpSandboxCommand,
+	})
+	w.mcp = st
+	return w.loadMCPAccess(ctx)
+}
+
+// MCP returns the MCP manager.
+func (w *Warren) MCP() *mcp.Manager { return w.mcp.manager }
+
+// MCPLogDir is where stdio servers' stderr logs are kept.
+func (w *Warren) MCPLogDir() string { return w.mcp.logDir }
+
+// RunMCP starts every enabled server and keeps the running set in step
+// with the store (changes made from the CLI too) until ctx ends. The window
+// runs it; the CLI connects on demand with ConnectMCP.
+func (w *Warren) RunMCP(ctx context.Context) error {
+	w.mcp.mu.Lock()
+	w.mcp.autostart = true
+	w.mcp.mu.Unlock()
+	if err := w.reloadMCP(ctx, true); err != nil {
+		return err
+	}
+	tick := time.NewTicker(reloadEvery)
+	defer tick.Stop()
+	var last snapshotMark
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+			if err := w.reloadMCP(ctx, false); err != nil {
+				w.log.Warn("mcp reload", "err", err)
+			}
+			w.saveStatusSnapshot(ctx, &last)
+		}
+	}
+}
+
+// ConnectMCP starts the enabled servers (only those named, when names are
+// given) and waits until each finished its first connection attempt or
+// ctx ends; their tools are then in the registry.
+func (w *Warren) ConnectMCP(ctx context.Context, names ...string) error {
+	servers, err := w.MCP().Store().List(ctx)
+	if err != nil {
+		return err
+	}
+	var started []string
+	for _, s := range servers {
+		if s.Enabled && (len(names) == 0 || slices.Contains(names, s.Name)) {
+			if err := w.MCP().Start(ctx, s.Name); err != nil {
+				return err
+			}
+			started = append(started, s.Name)
+		}
+	}
+	if len(started) > 0 {
+		w.MCP().WaitReady(ctx, started...)
+	}
+	return nil
+}
+
+// ConnectMCPFor connects the server a tool name belongs to (mcp_{prefix}_…),
+// so `warren tool call` needs no other server.
+func (w *Warren) ConnectMCPFor(ctx context.Context, tool string) error {
+	if !strings.HasPrefix(tool, "mcp_") {
+		return nil
+	}
+	servers, err := w.MCP().Store().List(ctx)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, s := range servers {
+		p := s.ToolPrefix
+		if p == "" {
+			p = s.Name
+		}
+		if strings.HasPrefix(tool, "mcp_"+p+"_") {
+			names = append(names, s.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return w.ConnectMCP(ctx, names...)
+}
+
+// reloadMCP takes store changes (from any process) into the manager, the
+// grants cache and the registry.
+func (w *Warren) reloadMCP(ctx context.Context, force bool) error {
+	st := w.mcp
+	v, err := st.manager.Store().Version(ctx)
+	if err != nil {
+		return err
+	}
+	st.mu.Lock()
+	if v == st.version && !force {
+		st.mu.Unlock()
+		return nil
+	}
+	st.version = v
+	autostart := st.autostart
+	st.mu.Unlock()
+	if err := st.manager.Sync(ctx, autostart); err != nil {
+		return err
+	}
+	if err := w.loadMCPAccess(ctx); err != nil {
+		return err
+	}
+	w.syncMCPTools()
+	return nil
+}
+
+// loadMCPAccess caches every server's grants for the gate.
+func (w *Warren) loadMCPAccess(ctx context.Context) error {
+	store := w.mcp.manager.Store()
+	servers, err := store.List(ctx)
+	if err != nil {
+		return err
+	}
+	grants, err := store.Grants(ctx, "")
+	if err != nil {
+		return err
+	}
+	byServer := map[string][]mcp.Grant{}
+	for _, g := range grants {
+		byServer[g.Server] = append(byServer[g.Server], g)
+	}
+	access := make(map[string]mcp.Access, len(servers))
+	for _, s := range servers {
+		access[s.Name] = mcp.NewAccess(s, byServer[s.Name])
+	}
+	w.mcp.mu.Lock()
+	w.mcp.access = access
+	w.mcp.mu.Unlock()
+	w.dropDecisions()
+	return nil
+}
+
+// syncMCPTools registers the running servers' tools and removes the rest.
+func (w *Warren) syncMCPTools() {
+	bridged, problems := w.mcp.manager.BridgeTools()
+	st := w.mcp
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	want := map[string]bool{}
+	for _, b := range bridged {
+		want[b.Info().Name] = true
+	}
+	for _, name := range st.registered {
+		if !want[name] {
+			w.registry.Unregister(name)
+		}
+	}
+	st.registered = st.registered[:0]
+	for _, b := range bridged {
+		name := b.Info().Name
+		if existing, ok := w.registry.Get(name); ok {
+			if _, isMCP := existing.(mcp.Bridged); !isMCP {
+				server, _ := b.Origin()
+				problems = append(problems, fmt.Sprintf("MCP server %s: tool %s clashes with a built-in or custom tool", server, name))
+				continue
+			}
+		}
+		if slices.Contains(st.registered, name) {
+			server, tool := b.Origin()
+			problems = append(problems, fmt.Sprintf("MCP server %s: tool %s maps to %s, already taken by another server (set a tool prefix)", server, tool, name))
+			continue
+		}
+		w.registry.Replace(b)
+		st.registered = append(st.registered, name)
+	}
+	st.problems = problems
+}
+
+// MCPProblems lists tools that could not be bridged.
+func (w *Warren) MCPProblems() []string {
+	w.mcp.mu.Lock()
+	defer w.mcp.mu.Unlock()
+	return append([]string(nil), w.mcp.problems...)
+}
+
+// mcpPermits applies MCP grants to a bridged tool; other tools pass.
+func (w *Warren) mcpPermits(t tools.Tool, agent, user string) (bool, string) {
+	b, ok := t.(mcp.Bridged)
+	if !ok {
+		return true, ""
+	}
+	server, tool := b.Origin()
+	w.mcp.mu.Lock()
+	access, known := w.mcp.access[server]
+	w.mcp.mu.Unlock()
+	if !known {
+		return false, fmt.Sprintf("MCP server %s is not configured", server)
+	}
+	return access.Permits(agent, user, tool)
+}
+
+// withoutUngranted removes the MCP tools an agent has no grant for.
+func (w *Warren) withoutUngranted(reg *tools.Registry, d policy.Decision, agent string) policy.Decision {
+	return d.Without(func(name string) bool {
+		t, ok := reg.Get(name)
+		if !ok {
+			return false
+		}
+		allowed, _ := w.mcpPermits(t, agent, localUser)
+		return !allowed
+	})
+}
+
+// localUser is the one desktop user every call acts for.
+const localUser = "local"
+
+// SaveMCPServer validates and stores a server, then applies it.
+func (w *Warren) SaveMCPServer(ctx context.Context, s mcp.Server, mode mcp.SaveMode) error {
+	if err := w.MCP().Store().Save(ctx, s, mode); err != nil {
+		return err
+	}
+	return w.reloadMCP(ctx, true)
+}
+
+// DeleteMCPServer stops and removes a server with its grants.
+func (w *Warren) DeleteMCPServer(ctx context.Context, name string) error {
+	w.MCP().Stop(name)
+	if err := w.MCP().Store().Delete(ctx, name); err != nil {
+		return err
+	}
+	return w.reloadMCP(ctx, true)
+}
+
+// SetMCPServerEnabled switches a server on or off; on starts it here at once.
+func (w *Warren) SetMCPServerEnabled(ctx context.Context, name string, on bool) error {
+	if err := w.MCP().Store().SetEnabled(ctx, name, on); err != nil {
+		return err
+	}
+	if err := w.reloadMCP(ctx, true); err != nil {
+		return err
+	}
+	if on {
+		return w.MCP().Start(ctx, name)
+	}
+	return nil
+}
+
+// SetMCPToolEnabled switches one server tool on or off for every agent.
+func (w *Warren) SetMCPToolEnabled(ctx context.Context, server, tool string, on bool) error {
+	if err := w.MCP().Store().SetToolEnabled(ctx, server, tool, on); err != nil {
+		return err
+	}
+	return w.reloadMCP(ctx, true)
+}
+
+// SaveMCPGrant stores a grant and applies it.
+func (w *Warren) SaveMCPGrant(ctx context.Context, g mcp.Grant) error {
+	if err := w.MCP().Store().SaveGrant(ctx, g); err != nil {
+		return err
+	}
+	return w.reloadMCP(ctx, true)
+}
+
+// DeleteMCPGrant removes a grant and applies it.
+func (w *Warren) DeleteMCPGrant(ctx context.Context, server string, scope mcp.Scope, subject string) error {
+	if err := w.MCP().Store().DeleteGrant(ctx, server, scope, subject); err != nil {
+		return err
+	}
+	return w.reloadMCP(ctx, true)
+}
+
+// ReviewMCPRequest approves (creating the grant) or rejects a request.
+func (w *Warren) ReviewMCPRequest(ctx context.Context, id int64, approve bool, note string) error {
+	if err := w.MCP().Store().Review(ctx, id, approve, localUser, note); err != nil {
+		return err
+	}
+	return w.reloadMCP(ctx, true)
+}
+
+// MCPToolView is one server tool with how Warren exposes it.
+type MCPToolView struct {
+	Name        string `json:"name"`
+	Registered  string `json:"registered_as"`
+	Description string `json:"description"`
+	Enabled     bool   `json:"enabled"`
+	Danger      string `json:"danger"`
+}
+
+// MCPServerTools lists a running server's tools with their on/off switch.
+func (w *Warren) MCPServerTools(ctx context.Context, name string) ([]MCPToolView, error) {
+	srv, err := w.MCP().Store().Get(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	ts, ok := w.MCP().Tools(name)
+	if !ok {
+		return nil, fmt.Errorf("MCP server %s is not running: %w", name, mcp.ErrNotConnected)
+	}
+	prefix := srv.ToolPrefix
+	if prefix == "" {
+		prefix = srv.Name
+	}
+	out := make([]MCPToolView, 0, len(ts))
+	for _, t := range ts {
+		v := MCPToolView{Name: t.Name, Registered: mcp.ToolName(prefix, t.Name), Description: t.Description,
+			Enabled: !slices.Contains(srv.ToolDeny, t.Name), Danger: "warning"}
+		if reg, ok := w.registry.Get(v.Registered); ok {
+			v.Danger = reg.Info().Danger.String()
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// MCPServerView is a server's configuration with its status.
+type MCPServerView struct {
+	Server mcp.Server `json:"server"`
+	Status mcp.Status `json:"status"`
+	// Source says whose status this is when it comes from another process
+	// (the window keeps servers running; the CLI only reads its snapshot).
+	Source string `json:"source,omitempty"`
+}
+
+// settingMCPStatus holds the window's latest status snapshot for the CLI.
+const settingMCPStatus = "mcp.status_snapshot"
+
+type statusSnapshot struct {
+	At       time.Time    `json:"at"`
+	PID      int          `json:"pid"`
+	Statuses []mcp.Status `json:"statuses"`
+}
+
+// MCPServerViews lists every server with its live status in this process,
+// or — for servers this process does not run — the snapshot the running
+// window saved, marked as such.
+func (w *Warren) MCPServerViews(ctx context.Context) ([]MCPServerView, error) {
+	list, err := w.MCP().Store().List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	live, err := w.MCP().Statuses(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]mcp.Status{}
+	for _, st := range live {
+		byName[st.Name] = st
+	}
+	var snap statusSnapshot
+	if raw, ok, err := w.db.GetSetting(ctx, settingMCPStatus); err == nil && ok {
+		_ = json.Unmarshal([]byte(raw), &snap)
+	}
+	fromWindow := map[string]mcp.Status{}
+	if snap.PID != os.Getpid() && time.Since(snap.At) < 3*snapshotEvery {
+		for _, st := range snap.Statuses {
+			fromWindow[st.Name] = st
+		}
+	}
+	out := make([]MCPServerView, 0, len(list))
+	for _, s := range list {
+		v := MCPServerView{Server: s, Status: byName[s.Name]}
+		if st, ok := fromWindow[s.Name]; ok && v.Status.State == mcp.StateStopped {
+			v.Status, v.Source = st, fmt.Sprintf("reported by the Warren window (pid %d) at %s", snap.PID, snap.At.Format(time.TimeOnly))
+		}
+		v.Status.Enabled = s.Enabled
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// saveStatusSnapshot records this process's statuses for other processes:
+// at once when they change, else every snapshotEvery so readers can tell a
+// live window from a stale snapshot.
+func (w *Warren) saveStatusSnapshot(ctx context.Context, last *snapshotMark) {
+	sts, err := w.MCP().Statuses(ctx)
+	if err != nil {
+		return
+	}
+	raw, err := json.Marshal(sts)
+	if err != nil || (string(raw) == last.body && time.Since(last.at) < snapshotEvery) {
+		return
+	}
+	snap, err := json.Marshal(statusSnapshot{At: time.Now(), PID: os.Getpid(), Statuses: sts})
+	if err == nil && w.db.SetSetting(ctx, settingMCPStatus, string(snap)) == nil {
+		*last = snapshotMark{body: string(raw), at: time.Now()}
+	}
+}
+
+// snapshotEvery is how often an unchanged snapshot is refreshed; a snapshot
+// older than three periods is ignored (the window is gone).
+const snapshotEvery = 10 * time.Second
+
+type snapshotMark struct {
+	body string
+	at   time.Time
+}
+
+// MCPPolicyHint says how to offer a server's tools to agents when the
+// active profile does not include them; "" when it does.
+func (w *Warren) MCPPolicyHint(ctx context.Context, server string) string {
+	group := policy.MCPGroup(server)
+	probe := mcpProbe{info: tools.Info{Name: mcp.ToolName(server, "probe"), Group: group, Class: tools.ClassRuntime}}
+	reg, err := w.registry.WithTools(probe)
+	if err != nil {
+		return ""
+	}
+	d, err := w.decision(reg, "", "")
+	if err != nil || d.Allowed(probe.info.Name) {
+		return ""
+	}
+	return fmt.Sprintf("note: profile %s does not offer MCP tools to agents; allow this server's with: warren policy also-allow group:%s", w.ActiveProfile(), group)
+}
+
+// mcpProbe stands for a server's tools when asking the policy about them.
+type mcpProbe struct{ info tools.Info }
+
+func (p mcpProbe) Info() tools.Info { return p.info }
+
+func (p mcpProbe) Execute(context.Context, json.RawMessage) (tools.Result, error) {
+	return tools.Result{}, errors.New("policy probe: not executable")
+}

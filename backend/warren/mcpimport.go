@@ -1,0 +1,152 @@
+package warren
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/warren-dev/warren/backend/mcp"
+	"github.com/warren-dev/warren/backend/mcp/mcpconfig"
+)
+
+// MCPImportReport says what an import did, server by server.
+type MCPImportReport struct {
+	Added    []string `json:"added"`
+	Replaced []string `json:"replaced"`
+	// Skipped servers already exist (import again with replace to overwrite).
+	Skipped  []string `json:"skipped"`
+	Warnings []string `json:"warnings"`
+}
+
+// ImportMCPServers reads an mcpServers JSON document (Claude Desktop,
+// Cursor, VS Code) and stores its servers. Existing servers are kept unless
+// replace is set; problems with one server never lose the others.
+func (w *Warren) ImportMCPServers(ctx context.Context, data []byte, replace bool) (MCPImportReport, error) {
+	var rep MCPImportReport
+	servers, warnings, err := mcpconfig.Parse(data)
+	if err != nil {
+		return rep, err
+	}
+	for _, wn := range warnings {
+		rep.Warnings = append(rep.Warnings, wn.String())
+	}
+	store := w.MCP().Store()
+	for _, s := range servers {
+		_, err := store.Get(ctx, s.Name)
+		exists := err == nil
+		if err != nil && !errors.Is(err, mcp.ErrNotFound) {
+			return rep, err
+		}
+		if exists && !replace {
+			rep.Skipped = append(rep.Skipped, s.Name)
+			continue
+		}
+		srv := mcp.Server{
+			Name: s.Name, Transport: mcp.Transport(s.Transport), Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd,
+			URL: s.URL, Headers: s.Headers, Enabled: !s.Disabled,
+		}
+		if err := store.Save(ctx, srv, mcp.ReplaceSecrets); err != nil {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("server %q: %v (not imported)", s.Name, err))
+			continue
+		}
+		if exists {
+			rep.Replaced = append(rep.Replaced, s.Name)
+		} else {
+			rep.Added = append(rep.Added, s.Name)
+		}
+	}
+	return rep, w.reloadMCP(ctx, true)
+}
+
+// ExportMCPServers writes every server as a Claude Desktop mcpServers
+// document. It contains the decrypted env and header values: the caller
+// must tell the user the file holds secrets.
+func (w *Warren) ExportMCPServers(ctx context.Context) ([]byte, error) {
+	store := w.MCP().Store()
+	list, err := store.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]mcpconfig.Server, 0, len(list))
+	for _, s := range list {
+		env, headers, err := store.Secrets(ctx, s.Name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, mcpconfig.Server{
+			Name: s.Name, Transport: string(s.Transport), Command: s.Command, Args: s.Args, Env: env, Cwd: s.Cwd,
+			URL: s.URL, Headers: headers, Disabled: !s.Enabled,
+		})
+	}
+	return mcpconfig.Export(out)
+}
+
+// settingClaudeOffer remembers that the user answered the first-run offer.
+const settingClaudeOffer = "mcp.claude_desktop_offer"
+
+// ClaudeDesktopOffer is the first-run offer to import Claude Desktop's servers.
+type ClaudeDesktopOffer struct {
+	Path string `json:"path"`
+	// Servers are the names not yet in Warren.
+	Servers []string `json:"servers"`
+}
+
+// ClaudeDesktopImportOffer returns the offer when Claude Desktop's config
+// exists, has servers Warren lacks, and the user has not dismissed it; nil
+// otherwise.
+func (w *Warren) ClaudeDesktopImportOffer(ctx context.Context, opts mcpconfig.PathOptions) (*ClaudeDesktopOffer, error) {
+	if _, answered, err := w.db.GetSetting(ctx, settingClaudeOffer); err != nil || answered {
+		return nil, err
+	}
+	path, err := mcpconfig.ClaudeDesktopConfigPath(opts)
+	if err != nil {
+		return nil, nil //nolint:nilerr // no home directory: nothing to offer
+	}
+	data, err := os.ReadFile(path) //nolint:gosec // the well-known Claude Desktop config path
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	servers, _, err := mcpconfig.Parse(data)
+	if err != nil {
+		return nil, nil //nolint:nilerr // an unreadable file is not worth a first-run prompt
+	}
+	offer := &ClaudeDesktopOffer{Path: path}
+	for _, s := range servers {
+		if _, err := w.MCP().Store().Get(ctx, s.Name); errors.Is(err, mcp.ErrNotFound) {
+			offer.Servers = append(offer.Servers, s.Name)
+		}
+	}
+	if len(offer.Servers) == 0 {
+		return nil, nil
+	}
+	return offer, nil
+}
+
+// AnswerClaudeDesktopOffer imports (accept) or dismisses the offer; either
+// way it is not shown again.
+func (w *Warren) AnswerClaudeDesktopOffer(ctx context.Context, accept bool, opts mcpconfig.PathOptions) (MCPImportReport, error) {
+	var rep MCPImportReport
+	if accept {
+		path, err := mcpconfig.ClaudeDesktopConfigPath(opts)
+		if err != nil {
+			return rep, err
+		}
+		data, err := os.ReadFile(path) //nolint:gosec // the well-known Claude Desktop config path
+		if err != nil {
+			return rep, fmt.Errorf("read %s: %w", path, err)
+		}
+		if rep, err = w.ImportMCPServers(ctx, data, false); err != nil {
+			return rep, err
+		}
+	}
+	answer := "dismissed"
+	if accept {
+		answer = "imported"
+	}
+	return rep, w.db.SetSetting(ctx, settingClaudeOffer, answer)
+}
