@@ -55,6 +55,10 @@ mkdir -p docs
     /^BenchmarkRegistryOverhead/ { for (i = 1; i < NF; i++) if ($(i+1) == "%-of-1ms-tool") printf "| registry pipeline overhead around a no-op tool | %s %% of a 1 ms tool | under 2 %% |\n", $i }
     /^BenchmarkLoopIteration/ { for (i = 1; i < NF; i++) if ($(i+1) == "µs/iteration") printf "| agent loop overhead per iteration, 50 tools, excluding model time | %s µs | under 1000 µs |\n", $i }
     /^BenchmarkScrub1MB-/ { for (i = 1; i < NF; i++) if ($(i+1) == "MB/s") printf "| scrubber throughput, 1 MB mixed text | %s MB/s | (no goal; > 20 MB/s wanted) |\n", $i }
+    /^BenchmarkBridgeOverhead/ { for (i = 1; i < NF; i++) { if ($(i+1) == "%-over-raw") over = $i; if ($(i+1) == "µs-raw-p50") mraw = $i; if ($(i+1) == "µs-bridged-p50") mbr = $i }
+      printf "| MCP bridge overhead vs a raw mcp-go stdio call (echo, p50) | %s %% (%s µs vs %s µs) | at most 10 %% |\n", over, mbr, mraw }
+    /^BenchmarkDeadServer/ { for (i = 1; i < NF; i++) { if ($(i+1) == "ms-to-detect") det = $i; if ($(i+1) == "ms-to-reconnect") rec = $i }
+      printf "| killed MCP stdio server: noticed / connected again (2 s first backoff) | %s ms / %s ms | noticed within 1000 ms |\n", det, rec }
     /^BenchmarkExec\/host\/echo/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) host = $i }
     /^BenchmarkExec\/warm\/echo/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) warm = $i }
     /^BenchmarkExec\/podman-exec/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) pexec = $i }

@@ -17,10 +17,11 @@ import (
 // pipeline (policy, grants, rate limit, approvals, scrubbing, events) wraps
 // it like any built-in tool.
 type bridged struct {
-	m      *Manager
-	server string
-	tool   string
-	info   tools.Info
+	m        *Manager
+	server   string
+	tool     string
+	deferred bool
+	info     tools.Info
 }
 
 // Bridged is what the registry needs to know about a bridged tool.
@@ -28,6 +29,8 @@ type Bridged interface {
 	tools.Tool
 	// Origin names the server and the tool's name on it.
 	Origin() (server, tool string)
+	// Deferred tools are offered to the model only after tool_search loads them.
+	Deferred() bool
 }
 
 // BridgeTools returns a registry tool for every enabled tool of every
@@ -64,7 +67,7 @@ func (m *Manager) bridge(srv Server, t mcp.Tool) (*bridged, error) {
 	if desc == "" {
 		desc = t.Title
 	}
-	return &bridged{m: m, server: srv.Name, tool: t.Name, info: tools.Info{
+	return &bridged{m: m, server: srv.Name, tool: t.Name, deferred: srv.Deferred, info: tools.Info{
 		Name:            ToolName(srv.prefix(), t.Name),
 		Group:           policy.MCPGroup(srv.Name),
 		Description:     fmt.Sprintf("[MCP %s] %s", srv.Name, firstLine(desc)),
@@ -100,6 +103,8 @@ func dangerOf(a mcp.ToolAnnotation) tools.DangerLevel {
 func (b *bridged) Info() tools.Info { return b.info }
 
 func (b *bridged) Origin() (string, string) { return b.server, b.tool }
+
+func (b *bridged) Deferred() bool { return b.deferred }
 
 // Execute calls the server. The server's isError results and an unreachable
 // server are error results the model can read; only Warren's own failures

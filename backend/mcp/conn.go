@@ -30,6 +30,10 @@ type conn struct {
 	dead     chan struct{} // closed when the process exits or the transport is lost
 	deadOnce sync.Once
 	deadErr  error
+	// alive is cancelled with the connection's death, so calls in flight end
+	// at once (on SSE a call is not failed by the transport when the server dies).
+	alive    context.Context
+	stopLife context.CancelFunc
 	stderr   *logSink
 }
 
@@ -48,6 +52,7 @@ func (c *conn) markDead(err error) {
 	c.deadOnce.Do(func() {
 		c.deadErr = err
 		close(c.dead)
+		c.stopLife()
 	})
 }
 
@@ -65,6 +70,7 @@ func (c *conn) deathError() error {
 // (command not found, exited with code N and its last stderr lines, timeout).
 func dial(ctx context.Context, s Server, o dialOptions) (*conn, error) {
 	c := &conn{dead: make(chan struct{}), stderr: o.log}
+	c.alive, c.stopLife = context.WithCancel(context.Background())
 	var err error
 	switch s.Transport {
 	case TransportStdio:
@@ -265,36 +271,29 @@ func (c *conn) listTools(ctx context.Context) ([]mcp.Tool, error) {
 	return res.Tools, nil
 }
 
-// callTool calls a tool; a transport failure is a Go error.
+// callTool calls a tool; a transport failure is a Go error. It runs on the
+// caller's goroutine (no hand-off per call: the bridge's overhead budget is
+// 10 % of a round trip); the connection's death cancels it.
 func (c *conn) callTool(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
 	}
-	type outcome struct {
-		res *mcp.CallToolResult
-		err error
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(c.alive, cancel)
+	defer stop()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	res, err := c.client.CallTool(ctx, req)
+	switch {
+	case err == nil:
+		return res, nil
+	case parent.Err() != nil && c.deathError() == nil:
+		return nil, parent.Err() // the caller gave up or timed out
 	}
-	done := make(chan outcome, 1)
-	go func() {
-		req := mcp.CallToolRequest{}
-		req.Params.Name = tool
-		req.Params.Arguments = args
-		res, err := c.client.CallTool(ctx, req)
-		done <- outcome{res, err}
-	}()
-	// On SSE a call in flight is not failed when the server dies; the dead
-	// channel (process exit, connection lost) ends the wait instead.
-	select {
-	case o := <-done:
-		if o.err != nil {
-			return nil, c.preferDeath(o.err)
-		}
-		return o.res, nil
-	case <-c.dead:
-		return nil, c.deadErr
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return nil, c.preferDeath(err)
 }
 
 // logSink is a server's stderr: appended to its log file and kept as a ring

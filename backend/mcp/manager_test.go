@@ -339,3 +339,23 @@ func TestBridgedToolInRegistry(t *testing.T) {
 		t.Fatalf("missing required argument: %+v", res)
 	}
 }
+
+func TestCallTimeoutSaysSo(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.save(t, Server{Name: "slow", Transport: TransportStdio, Command: serverBin(t, "mcp-server-everything"), Args: []string{"stdio"},
+		Enabled: true, CallTimeout: 300 * time.Millisecond})
+	ch, cancel := f.bus.Subscribe(64)
+	defer cancel()
+	m := f.manager(t, Options{})
+	_ = m.StartEnabled(context.Background())
+	waitState(t, ch, "slow", 30*time.Second, StateConnected)
+	_, err := m.Call(context.Background(), "slow", "trigger-long-running-operation", json.RawMessage(`{"duration":5,"steps":5}`))
+	if err == nil || !strings.Contains(err.Error(), "did not answer trigger-long-running-operation within 300ms") {
+		t.Fatalf("slow call = %v", err)
+	}
+	// The connection survives a timed-out call.
+	if res, err := m.Call(context.Background(), "slow", "echo", json.RawMessage(`{"message":"still here"}`)); err != nil || !strings.Contains(ResultText(res), "still here") {
+		t.Fatalf("call after timeout = %v, %v", res, err)
+	}
+}

@@ -46,6 +46,9 @@ func (w *Warren) initMCP(ctx context.Context) error {
 		SandboxCommand: w.mcpSandboxCommand,
 	})
 	w.mcp = st
+	if err := w.initToolSearch(); err != nil {
+		return err
+	}
 	return w.loadMCPAccess(ctx)
 }
 

@@ -53,6 +53,7 @@ type Warren struct {
 	processes *runtime.Processes
 	custom    *customTools
 	mcp       *mcpState
+	deferred  *deferredTools
 	box       *secrets.Box
 	creds     *credexec.Store
 	cronStore *cron.Store
