@@ -34,7 +34,7 @@ const mcpHelp = `warren mcp — manage local MCP servers
   import FILE|- [--replace]              import an mcpServers JSON (Claude Desktop, Cursor, VS Code)
   import --claude [--replace]            import Claude Desktop's own config
   export [FILE]                          write an mcpServers JSON (contains secrets)
-  serve [--stdio | --http 127.0.0.1:PORT] [--agent A] [--token T] [--approve yes|no|always]
+  serve [--stdio | --http 127.0.0.1:PORT] [--agent A] [--profile P] [--token T] [--approve yes|no|always] [--approval-timeout 50s]
   grant SERVER --agent A|--user U [--allow T]… [--deny T]… [--disabled]
   revoke SERVER --agent A|--user U       grants [SERVER] [--json]
   request SERVER --agent A|--user U [--allow T]… [--reason R]
@@ -51,7 +51,7 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 		fmt.Fprint(env.Stdout, mcpHelp)
 		return nil
 	case "serve":
-		return usagef("serve lands with the gateway")
+		return mcpServe(ctx, env, rest)
 	case "add":
 		return mcpAdd(ctx, env, rest)
 	case "list":
@@ -419,7 +419,7 @@ func mcpImport(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 		if data, err = os.ReadFile(path); err != nil { //nolint:gosec // Claude Desktop's well-known path
-			return fmt.Errorf("Claude Desktop config: %w", err)
+			return fmt.Errorf("read the Claude Desktop config: %w", err)
 		}
 	case len(pos) == 1 && pos[0] == "-":
 		if data, err = io.ReadAll(env.Stdin); err != nil {

@@ -102,7 +102,7 @@ func TestMCPBadInput(t *testing.T) {
 		{[]string{"mcp"}, "expected a subcommand"},
 		{[]string{"mcp", "frob"}, `unknown subcommand "frob"`},
 		{[]string{"mcp", "add", "x"}, "want -- COMMAND"},
-		{[]string{"mcp", "add", "bad name", "--", "x"}, "contains ' '"},
+		{[]string{"mcp", "add", "bad name", "--", "x"}, "has ' '"},
 		{[]string{"mcp", "add", "x", "--url", "ftp://h"}, "must be an http"},
 		{[]string{"mcp", "add", "x", "--url", "http://h", "--transport", "ws"}, `--transport "ws"`},
 		{[]string{"mcp", "add", "x", "--env", "NOEQUALS", "--", "cmd"}, "want K=V"},

@@ -84,7 +84,11 @@ func dial(ctx context.Context, s Server, o dialOptions) (*conn, error) {
 		}
 	case TransportHTTP:
 		var tr *transport.StreamableHTTP
-		tr, err = transport.NewStreamableHTTP(s.URL, transport.WithHTTPHeaders(o.headers), transport.WithContinuousListening(),
+		// Continuous listening keeps the connection on the 2025-11-25 protocol,
+		// where only the standalone GET stream delivers tools/list_changed;
+		// the Node servers users run today speak nothing newer.
+		tr, err = transport.NewStreamableHTTP(s.URL, transport.WithHTTPHeaders(o.headers),
+			transport.WithContinuousListening(), //nolint:staticcheck // see above
 			transport.WithHTTPLogger(o.logger))
 		if err == nil {
 			c.client = client.NewClient(tr)
@@ -163,7 +167,7 @@ func (c *conn) startProcess(ctx context.Context, s Server, o dialOptions) error 
 			return fmt.Errorf("command not found: %s", s.Command)
 		}
 		// Not CommandContext: the process outlives the dial context; close kills it.
-		cmd = exec.Command(path, s.Args...) //nolint:gosec // the user configured this server's command
+		cmd = exec.Command(path, s.Args...) //nolint:gosec,noctx // the user configured this command; it outlives any request context
 		cmd.Env = os.Environ()
 		for k, v := range o.env {
 			cmd.Env = append(cmd.Env, k+"="+v)

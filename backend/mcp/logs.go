@@ -69,7 +69,7 @@ func ReadLog(dir, name string, n int) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	const window = 256 << 10
 	fi, err := f.Stat()
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/warren-dev/warren/backend/mcp/mcpconfig"
 )
 
 // Transport is how Warren talks to a server.
@@ -59,26 +61,14 @@ type Server struct {
 	HeaderKeys []string `json:"header_keys,omitempty"`
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,40}$`)
-
-// ValidateName checks a server name or tool prefix: it becomes part of tool
-// names, which models accept only from a small alphabet.
+// ValidateName checks a server name or tool prefix (what names "what" in
+// the message): it becomes part of tool names, which models accept only
+// from a small alphabet.
 func ValidateName(what, name string) error {
-	if nameRE.MatchString(name) {
-		return nil
+	if err := mcpconfig.ValidateName(name); err != nil {
+		return fmt.Errorf("%s %q: %w", what, name, err)
 	}
-	if name == "" {
-		return fmt.Errorf("%s is empty", what)
-	}
-	if len(name) > 40 {
-		return fmt.Errorf("%s %q is longer than 40 characters", what, name)
-	}
-	for _, r := range name {
-		if !(r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return fmt.Errorf("%s %q contains %q: use letters, digits, '_' and '-'", what, name, r)
-		}
-	}
-	return fmt.Errorf("%s %q is invalid", what, name)
+	return nil
 }
 
 // Validate reports the first problem with s, naming the field.

@@ -79,9 +79,9 @@ func TestServerValidate(t *testing.T) {
 		srv  Server
 		want string
 	}{
-		{Server{Name: "", Transport: TransportStdio, Command: "x"}, "server name is empty"},
-		{Server{Name: "a b", Transport: TransportStdio, Command: "x"}, `contains ' '`},
-		{Server{Name: strings.Repeat("a", 41), Transport: TransportStdio, Command: "x"}, "longer than 40"},
+		{Server{Name: "", Transport: TransportStdio, Command: "x"}, "name is empty"},
+		{Server{Name: "a b", Transport: TransportStdio, Command: "x"}, `has ' '`},
+		{Server{Name: strings.Repeat("a", 41), Transport: TransportStdio, Command: "x"}, "the limit is 40"},
 		{Server{Name: "a", Transport: TransportStdio}, "needs a command"},
 		{Server{Name: "a", Transport: TransportHTTP, URL: "ftp://x"}, "must be an http"},
 		{Server{Name: "a", Transport: TransportSSE, URL: "http://x", Sandboxed: true}, "only stdio servers"},

@@ -29,7 +29,6 @@ type mcpState struct {
 	problems   []string
 	access     map[string]mcp.Access // by server name
 	version    string
-	checked    time.Time
 	// autostart: this process (the window) runs every enabled server.
 	autostart bool
 }

@@ -46,7 +46,7 @@ func Parse(data []byte) ([]Server, []Warning, error) {
 	// Names that are already valid keep them; renamed ones go around them.
 	taken := make(map[string]bool, len(keys))
 	for _, k := range keys {
-		if validateName(k) == nil {
+		if ValidateName(k) == nil {
 			taken[k] = true
 		}
 	}
@@ -58,7 +58,7 @@ func Parse(data []byte) ([]Server, []Warning, error) {
 			continue
 		}
 		s.Name = key
-		if err := validateName(key); err != nil {
+		if err := ValidateName(key); err != nil {
 			s.Name = uniqueName(key, taken)
 			notes = append([]string{fmt.Sprintf("renamed to %q: %v", s.Name, err)}, notes...)
 		}

@@ -27,7 +27,7 @@ func Validate(s Server) error {
 // validate is Validate without the server prefix, for Parse's warnings, which
 // carry the name in the file separately.
 func validate(s Server) error {
-	if err := validateName(s.Name); err != nil {
+	if err := ValidateName(s.Name); err != nil {
 		return err
 	}
 	switch s.Transport {
@@ -42,9 +42,9 @@ func validate(s Server) error {
 	}
 }
 
-// validateName enforces what model APIs accept in a tool name, since the
-// name ends up inside mcp_{name}_{tool}.
-func validateName(name string) error {
+// ValidateName enforces what model APIs accept in a tool name, since a
+// server name (or tool prefix) ends up inside mcp_{name}_{tool}.
+func ValidateName(name string) error {
 	if name == "" {
 		return errors.New("name is empty; use 1 to 40 letters, digits, '_' or '-'")
 	}

@@ -1,0 +1,73 @@
+package gateway
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/warren-dev/warren/backend/approvals"
+	"github.com/warren-dev/warren/tools/scrub"
+)
+
+// sweepEvery bounds how long a request waits when its event was dropped
+// (the bus never blocks publishers, so a busy subscriber can miss one).
+const sweepEvery = 250 * time.Millisecond
+
+// answerApprovals logs the approval requests of MCP calls and, with
+// Options.Approve, answers them (as `warren tool call --approve` does).
+// Without it, requests wait for another answerer or time out as denied; the
+// tool result then says "not approved (timeout)". Only requests of MCP
+// sessions are touched, so a core shared with the window keeps its own.
+func (g *Gateway) answerApprovals(ctx context.Context) {
+	ch, unsubscribe := g.core.Bus().Subscribe(256)
+	defer unsubscribe()
+	tick := time.NewTicker(sweepEvery)
+	defer tick.Stop()
+	seen := map[string]bool{}
+	handle := func(req approvals.Request) {
+		if !strings.HasPrefix(req.Session, SessionPrefix) || seen[req.ID] {
+			return
+		}
+		seen[req.ID] = true
+		summary := scrub.New().Scrub(req.Summary)
+		if g.opts.Approve == nil {
+			g.log.Warn("mcp gateway: approval needed; waiting for an answer (denied when it times out; see --approve)",
+				"tool", req.Tool, "summary", summary, "why", req.Reason, "session", req.Session)
+			return
+		}
+		d := *g.opts.Approve
+		if !g.core.Approvals().Answer(req.ID, d) {
+			return // already settled elsewhere
+		}
+		g.log.Info("mcp gateway: approval answered by --approve", "decision", d.String(),
+			"tool", req.Tool, "summary", summary, "why", req.Reason, "session", req.Session)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-ch:
+			if !ok {
+				return
+			}
+			if ev.Topic != approvals.TopicRequested {
+				continue
+			}
+			if req, ok := ev.Payload.(approvals.Request); ok {
+				handle(req)
+			}
+		case <-tick.C:
+			pending := g.core.Approvals().Pending()
+			live := make(map[string]bool, len(pending))
+			for _, req := range pending {
+				live[req.ID] = true
+				handle(req)
+			}
+			for id := range seen {
+				if !live[id] {
+					delete(seen, id)
+				}
+			}
+		}
+	}
+}
