@@ -89,7 +89,8 @@ func (p *Profile) UnmarshalText(b []byte) error {
 // workspace_dir) because coding agents need to locate their workspace, and the
 // read-only clocks datetime/current_time and the planning tools plan_create and
 // todo_update (mistermorph's runtime tools; they only touch the agent's own
-// state) from group:automation. cron is left out
+// state) from group:automation, and message from group:messaging (on a
+// desktop it only reaches the user at the keyboard). cron is left out
 // because scheduling outlives the session and should be granted explicitly
 // (alsoAllow: ["cron"]).
 func (p Profile) Entries() []string {
@@ -98,7 +99,7 @@ func (p Profile) Entries() []string {
 		return []string{
 			"group:fs", "group:runtime", "group:sessions", "group:memory", "group:web",
 			"group:knowledge", "group:media_gen", "group:media_read", "group:skills",
-			"group:system", "datetime", "current_time", "plan_create", "todo_update",
+			"group:system", "datetime", "current_time", "plan_create", "todo_update", "message",
 		}
 	case ProfileMessaging:
 		return []string{"group:messaging", "group:web", "group:sessions", "group:media_read", "skill_search"}

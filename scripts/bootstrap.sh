@@ -12,7 +12,7 @@ GOLANGCI_LINT_VERSION=v2.15.0
 APT_PACKAGES=(
   make build-essential pkg-config git ca-certificates
   libgtk-3-dev libwebkit2gtk-4.1-dev
-  xvfb xauth x11-utils xdotool imagemagick chromium fonts-dejavu-core
+  xvfb xauth x11-utils xdotool imagemagick chromium fonts-dejavu-core dbus-daemon
 )
 
 cd "$(dirname "$0")/.."

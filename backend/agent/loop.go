@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -30,7 +31,19 @@ type Deps struct {
 	// SystemPrompt builds the agent's system prompt (context files).
 	SystemPrompt func(ctx context.Context, agent, user string) (string, error)
 	Sessions     sessions.Store
+	// Inbox, when set, lets others hand messages (subagent results) to a
+	// turn while it runs.
+	Inbox *Inbox
+	// Logger receives diagnostics (a failed summary); nil discards them.
+	Logger *slog.Logger
+	// Hidden, when set, keeps allowed tools out of the model's tool list
+	// for a session: deferred MCP tools until tool_search loads them.
+	Hidden func(session, tool string) bool
 }
+
+// toolSearch is the tool that loads deferred tools: after a step that
+// called it, the tool list is rebuilt so loaded tools are offered next.
+const toolSearch = "tool_search"
 
 // RunRequest is one user turn.
 type RunRequest struct {
@@ -40,6 +53,9 @@ type RunRequest struct {
 	Prompt   string
 	Provider llm.Provider
 	Model    string
+	// PromptKind is the stored kind of the prompt message ("" for the
+	// user's own words, sessions.KindSubagentResults for announcements).
+	PromptKind string
 	// Workspace, Sandbox and Network are passed to every tool call.
 	Workspace string
 	Sandbox   string
@@ -69,6 +85,12 @@ const (
 	EventUsage     EventKind = "usage"
 	EventDone      EventKind = "done"
 	EventError     EventKind = "error"
+	// EventInjected carries a message handed to the running turn (subagent
+	// results) in Text; the model sees it before its next call.
+	EventInjected EventKind = "injected"
+	// EventNotice tells, in Text, something the loop did on its own: the
+	// earlier conversation summarised, or trimmed because a summary failed.
+	EventNotice EventKind = "notice"
 )
 
 // Event is one streamed piece of a turn.
@@ -132,7 +154,7 @@ func (l *Loop) Run(ctx context.Context, req RunRequest, on func(Event)) (Result,
 	return res, nil
 }
 
-func (l *Loop) session(ctx context.Context, req RunRequest) (sessions.Session, []llm.Message, error) {
+func (l *Loop) session(ctx context.Context, req RunRequest) (sessions.Session, []sessions.Message, error) {
 	if req.Session == "" {
 		s, err := l.d.Sessions.Create(ctx, sessions.Session{Agent: req.Agent, ParentID: req.ParentSession, Title: title(req.Prompt)})
 		return s, nil, err
@@ -148,7 +170,7 @@ func (l *Loop) session(ctx context.Context, req RunRequest) (sessions.Session, [
 	if err != nil {
 		return sessions.Session{}, nil, err
 	}
-	return s, fromStored(stored), nil
+	return s, stored, nil
 }
 
 func title(prompt string) string {
@@ -159,13 +181,13 @@ func title(prompt string) string {
 	return t
 }
 
-func (l *Loop) turn(ctx context.Context, req RunRequest, sid string, history []llm.Message, on func(Event)) (Result, error) {
+func (l *Loop) turn(ctx context.Context, req RunRequest, sid string, stored []sessions.Message, on func(Event)) (Result, error) {
 	var res Result
 	reg, err := l.d.Registry(ctx, req.Agent)
 	if err != nil {
 		return res, err
 	}
-	defs, err := l.toolDefs(ctx, reg, req.Agent, req.Depth)
+	defs, err := l.toolDefs(ctx, reg, req.Agent, req.Depth, sid)
 	if err != nil {
 		return res, err
 	}
@@ -176,18 +198,25 @@ func (l *Loop) turn(ctx context.Context, req RunRequest, sid string, history []l
 	if req.EmulateTools {
 		system += "\n\n" + llm.EmulationPrompt(defs)
 	}
+	conv := newConversation(system, stored)
 	user := llm.Message{Role: llm.RoleUser, Content: req.Prompt}
-	if err := l.persist(ctx, sid, user); err != nil {
+	if err := l.persistKind(ctx, sid, req.PromptKind, user); err != nil {
 		return res, err
 	}
-	msgs := append(append([]llm.Message{{Role: llm.RoleSystem, Content: system}}, history...), user)
+	conv.current = []llm.Message{user}
+	mb := l.d.Inbox.open(sid)
+	defer l.keepUndelivered(ctx, sid, mb)
+	budget := llm.ContextWindow(req.Model) * 3 / 4
 	for res.Iterations < req.MaxIterations {
 		res.Iterations++
 		if err := ctx.Err(); err != nil {
 			return res, fmt.Errorf("stopped: %w", err)
 		}
-		window := llm.ContextWindow(req.Model)
-		creq := llm.Request{Model: req.Model, Messages: llm.Trim(msgs, window*3/4), Tools: defs}
+		if err := l.inject(ctx, sid, conv, l.d.Inbox.take(mb, false), on); err != nil {
+			return res, err
+		}
+		l.compact(ctx, req, sid, conv, budget, &res, on)
+		creq := llm.Request{Model: req.Model, Messages: llm.Trim(conv.messages(), budget), Tools: defs}
 		if req.EmulateTools {
 			creq.Messages, creq.Tools = emulatedView(creq.Messages), nil
 		}
@@ -200,34 +229,64 @@ func (l *Loop) turn(ctx context.Context, req RunRequest, sid string, history []l
 		if err != nil {
 			return res, err
 		}
-		res.Usage = addUsage(res.Usage, resp.Usage)
-		on(Event{Kind: EventUsage, Session: sid, Usage: &resp.Usage})
-		if resp.Usage.PromptTokens+resp.Usage.CompletionTokens > 0 {
-			_ = l.d.Sessions.AddUsage(ctx, sid, resp.Usage.PromptTokens, resp.Usage.CompletionTokens)
-		}
+		l.addUsage(ctx, sid, &res, resp.Usage, on)
 		msg := resp.Message
 		msg.Role = llm.RoleAssistant
 		if req.EmulateTools && len(msg.ToolCalls) == 0 {
 			msg = parseEmulated(msg, res.Iterations)
 		}
-		msgs = append(msgs, msg)
+		conv.current = append(conv.current, msg)
 		if len(msg.ToolCalls) == 0 {
 			res.Text = msg.Content
-			return res, l.persist(ctx, sid, msg)
+			if err := l.persist(ctx, sid, msg); err != nil {
+				return res, err
+			}
+			// Results that arrived while the model answered get one more
+			// call; the inbox closes atomically when nothing is waiting.
+			more := l.d.Inbox.take(mb, true)
+			if len(more) == 0 {
+				return res, nil
+			}
+			if err := l.inject(ctx, sid, conv, more, on); err != nil || res.Iterations >= req.MaxIterations {
+				return res, err // at the limit the results stay stored for the next turn
+			}
+			continue
 		}
 		// The assistant message and its tool results are stored in one
 		// transaction: a history never holds calls without their results.
 		batch := []llm.Message{msg}
+		searched := false
 		for _, tc := range msg.ToolCalls {
 			out := l.callTool(ctx, reg, req, sid, tc, on)
-			msgs = append(msgs, out)
+			conv.current = append(conv.current, out)
 			batch = append(batch, out)
+			searched = searched || tc.Name == toolSearch
 		}
 		if err := l.persist(ctx, sid, batch...); err != nil {
 			return res, err
 		}
+		if searched && !req.EmulateTools {
+			if defs, err = l.toolDefs(ctx, reg, req.Agent, req.Depth, sid); err != nil {
+				return res, err
+			}
+		}
 	}
 	return res, ErrMaxIterations
+}
+
+func (l *Loop) addUsage(ctx context.Context, sid string, res *Result, u llm.Usage, on func(Event)) {
+	res.Usage = addUsage(res.Usage, u)
+	on(Event{Kind: EventUsage, Session: sid, Usage: &u})
+	if u.PromptTokens+u.CompletionTokens > 0 {
+		_ = l.d.Sessions.AddUsage(ctx, sid, u.PromptTokens, u.CompletionTokens)
+	}
+}
+
+func (l *Loop) log() *slog.Logger {
+	if l.d.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return l.d.Logger
 }
 
 // callTool runs one tool call through the registry; every outcome, even an
@@ -251,7 +310,7 @@ func (l *Loop) callTool(ctx context.Context, reg *tools.Registry, req RunRequest
 	return llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, Name: tc.Name, Content: text}
 }
 
-func (l *Loop) toolDefs(ctx context.Context, reg *tools.Registry, agent string, depth int) ([]llm.ToolDef, error) {
+func (l *Loop) toolDefs(ctx context.Context, reg *tools.Registry, agent string, depth int, sid string) ([]llm.ToolDef, error) {
 	allowed, err := l.d.Allowed(ctx, agent, depth)
 	if err != nil {
 		return nil, err
@@ -259,7 +318,7 @@ func (l *Loop) toolDefs(ctx context.Context, reg *tools.Registry, agent string, 
 	var defs []llm.ToolDef
 	for _, t := range reg.List() {
 		info := t.Info()
-		if !allowed[info.Name] {
+		if !allowed[info.Name] || (l.d.Hidden != nil && l.d.Hidden(sid, info.Name)) {
 			continue
 		}
 		params := json.RawMessage(`{"type":"object","properties":{}}`)
@@ -272,9 +331,15 @@ func (l *Loop) toolDefs(ctx context.Context, reg *tools.Registry, agent string, 
 }
 
 func (l *Loop) persist(ctx context.Context, sid string, ms ...llm.Message) error {
+	return l.persistKind(ctx, sid, "", ms...)
+}
+
+// persistKind stores messages of one kind in one transaction.
+func (l *Loop) persistKind(ctx context.Context, sid, kind string, ms ...llm.Message) error {
 	stored := make([]sessions.Message, len(ms))
 	for i, m := range ms {
 		stored[i] = toStored(m)
+		stored[i].Kind = kind
 	}
 	return l.d.Sessions.Append(ctx, sid, stored...)
 }
@@ -288,18 +353,6 @@ func toStored(m llm.Message) sessions.Message {
 	out := sessions.Message{Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name}
 	for _, tc := range m.ToolCalls {
 		out.ToolCalls = append(out.ToolCalls, sessions.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
-	}
-	return out
-}
-
-func fromStored(ms []sessions.Message) []llm.Message {
-	out := make([]llm.Message, 0, len(ms))
-	for _, m := range ms {
-		msg := llm.Message{Role: llm.Role(m.Role), Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name}
-		for _, tc := range m.ToolCalls {
-			msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
-		}
-		out = append(out, msg)
 	}
 	return out
 }

@@ -45,6 +45,10 @@ type Task struct {
 	Error   string    `json:"error,omitempty"`
 	Started time.Time `json:"started"`
 	Ended   time.Time `json:"ended,omitzero"`
+	// Background is true for spawned tasks (announced to the parent when
+	// they end) and false for synchronous runs, whose result the parent
+	// already received as the tool result.
+	Background bool `json:"background"`
 
 	seq    uint64
 	runner ChildRunner
@@ -67,29 +71,46 @@ type Spawn struct {
 // ChildRunner runs a subagent's task to completion in a new child session.
 type ChildRunner func(ctx context.Context, s Spawn) (Result, error)
 
-// Subagents starts, tracks and stops subagents. Results are announced with
-// Announce when a task ends.
+// SubagentsOptions configures a Subagents manager.
+type SubagentsOptions struct {
+	Limits Limits
+	// Run is the default runner for spawns that bring none; may be nil.
+	Run ChildRunner
+	// OnStart and OnDone observe every task as it starts and ends (the
+	// bus, the announce queue); either may be nil. They run on the
+	// spawning and the child's goroutine respectively.
+	OnStart, OnDone func(Task)
+}
+
+// Subagents starts, tracks and stops subagents.
 type Subagents struct {
-	limits   Limits
-	run      ChildRunner
-	announce func(Task)
-	now      func() time.Time
-	seq      atomic.Uint64
+	limits  Limits
+	run     ChildRunner
+	onStart func(Task)
+	onDone  func(Task)
+	now     func() time.Time
+	seq     atomic.Uint64
 
 	mu    sync.Mutex
 	tasks map[string]*Task
 }
 
-// NewSubagents returns a manager; announce may be nil.
-func NewSubagents(limits Limits, run ChildRunner, announce func(Task)) *Subagents {
-	return &Subagents{limits: limits, run: run, announce: announce, now: time.Now, tasks: map[string]*Task{}}
+// NewSubagents returns a manager.
+func NewSubagents(opts SubagentsOptions) *Subagents {
+	return &Subagents{limits: opts.Limits, run: opts.Run, onStart: opts.OnStart, onDone: opts.OnDone,
+		now: time.Now, tasks: map[string]*Task{}}
 }
 
 // ErrLimit marks a refused spawn; its message is written for the model.
 var ErrLimit = errors.New("subagent limit")
 
-// Start launches a subagent in the background and returns at once.
+// Start launches a subagent in the background and returns at once; its
+// result is announced when it ends.
 func (m *Subagents) Start(ctx context.Context, s Spawn) (Task, error) {
+	return m.start(ctx, s, true)
+}
+
+func (m *Subagents) start(ctx context.Context, s Spawn, background bool) (Task, error) {
 	if s.Depth > m.limits.MaxSpawnDepth {
 		return Task{}, fmt.Errorf("%w: maximum nesting depth (%d) reached; do this task yourself", ErrLimit, m.limits.MaxSpawnDepth)
 	}
@@ -116,10 +137,13 @@ func (m *Subagents) Start(ctx context.Context, s Spawn) (Task, error) {
 	cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	n := m.seq.Add(1)
 	t := &Task{seq: n, ID: fmt.Sprintf("sub-%d", n), Label: s.Label, Task: s.Task, Parent: s.Parent, Agent: s.Agent,
-		Depth: s.Depth, Status: TaskRunning, Started: m.now(), cancel: cancel, done: make(chan struct{}), runner: s.Runner}
+		Depth: s.Depth, Status: TaskRunning, Started: m.now(), Background: background, cancel: cancel, done: make(chan struct{}), runner: s.Runner}
 	m.tasks[t.ID] = t
 	snap := t.snapshot()
 	m.mu.Unlock()
+	if m.onStart != nil {
+		m.onStart(snap)
+	}
 	go m.finish(cctx, t, s)
 	return snap, nil
 }
@@ -148,14 +172,15 @@ func (m *Subagents) finish(ctx context.Context, t *Task, s Spawn) {
 	m.mu.Unlock()
 	t.cancel()
 	close(t.done)
-	if m.announce != nil {
-		m.announce(snap)
+	if m.onDone != nil {
+		m.onDone(snap)
 	}
 }
 
-// Run starts a subagent and waits for it (the sync form).
+// Run starts a subagent and waits for it (the sync form); the caller gets
+// the result, so it is not announced.
 func (m *Subagents) Run(ctx context.Context, s Spawn) (Task, error) {
-	t, err := m.Start(ctx, s)
+	t, err := m.start(ctx, s, false)
 	if err != nil {
 		return t, err
 	}

@@ -37,11 +37,14 @@ func TestSubagentLimitsCancelSteer(t *testing.T) {
 	var announced sync.WaitGroup
 	lim := agent.DefaultLimits
 	lim.SteerSettle = time.Millisecond
-	m := agent.NewSubagents(lim, b.run, func(task agent.Task) {
-		if task.Parent != "p3" {
-			announced.Done()
-		}
-	})
+	var started sync.Map
+	m := agent.NewSubagents(agent.SubagentsOptions{Limits: lim, Run: b.run,
+		OnStart: func(task agent.Task) { started.Store(task.ID, task) },
+		OnDone: func(task agent.Task) {
+			if task.Parent != "p3" {
+				announced.Done()
+			}
+		}})
 	if _, err := m.Start(ctx, agent.Spawn{Parent: "p1", Depth: 2, Task: "deep"}); !errors.Is(err, agent.ErrLimit) || !strings.Contains(err.Error(), "depth") {
 		t.Fatalf("depth limit: %v", err)
 	}
@@ -86,7 +89,20 @@ func TestSubagentLimitsCancelSteer(t *testing.T) {
 	}
 	// run (sync) waits for the answer.
 	res, err := m.Run(ctx, agent.Spawn{Parent: "p3", Depth: 1, Task: "quick"})
-	if err != nil || res.Status != agent.TaskCompleted || res.Result != "done: quick" {
+	if err != nil || res.Status != agent.TaskCompleted || res.Result != "done: quick" || res.Background {
 		t.Fatalf("run: %+v %v", res, err)
+	}
+	// Every task was observed starting: 5+3 spawned, 1 respawned by steer, 1 run.
+	n := 0
+	started.Range(func(_, v any) bool {
+		task := v.(agent.Task)
+		if task.Status != agent.TaskRunning || task.Background != (task.Parent != "p3") {
+			t.Errorf("started event %+v", task)
+		}
+		n++
+		return true
+	})
+	if n != 10 {
+		t.Fatalf("%d start events, want 10", n)
 	}
 }

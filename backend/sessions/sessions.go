@@ -35,6 +35,21 @@ type ToolCall struct {
 	Arguments string `json:"arguments"`
 }
 
+// Message kinds say what a message is beyond its role; "" is an ordinary
+// conversation message.
+const (
+	// KindNotification is a message the agent delivered to the user (the
+	// message tool): shown in the history, never sent back to the model,
+	// which already has the tool call that made it.
+	KindNotification = "notification"
+	// KindSummary is a system message summarising every earlier message up
+	// to CoversThrough; later turns send it instead of those messages.
+	KindSummary = "summary"
+	// KindSubagentResults is a user message announcing finished subagents
+	// to their parent conversation.
+	KindSubagentResults = "subagent_results"
+)
+
 // Message is one stored message.
 type Message struct {
 	ID         int64      `json:"id"`
@@ -43,7 +58,11 @@ type Message struct {
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
 	Name       string     `json:"name,omitempty"`
-	Created    string     `json:"created"`
+	// Kind is one of the Kind constants ("" for ordinary messages).
+	Kind string `json:"kind,omitempty"`
+	// CoversThrough is, for a summary, the id of the last message it replaces.
+	CoversThrough int64  `json:"covers_through,omitempty"`
+	Created       string `json:"created"`
 }
 
 // Store is the session store; SQLStore is the SQLite implementation.
@@ -156,8 +175,8 @@ func (st *SQLStore) Append(ctx context.Context, id string, msgs ...Message) erro
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, name)
-			VALUES (?, ?, ?, ?, ?, ?)`, id, m.Role, m.Content, string(raw), m.ToolCallID, m.Name); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, name, kind, covers_through)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, m.Role, m.Content, string(raw), m.ToolCallID, m.Name, m.Kind, m.CoversThrough); err != nil {
 			return fmt.Errorf("append %s message to %s: %w", m.Role, id, err)
 		}
 	}
@@ -172,7 +191,7 @@ func (st *SQLStore) History(ctx context.Context, id string, limit int) ([]Messag
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := st.db.QueryContext(ctx, `SELECT id, role, content, tool_calls, tool_call_id, name, created_at FROM (
+	rows, err := st.db.QueryContext(ctx, `SELECT id, role, content, tool_calls, tool_call_id, name, kind, covers_through, created_at FROM (
 		SELECT * FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id`, id, limit)
 	if err != nil {
 		return nil, fmt.Errorf("history of %s: %w", id, err)
@@ -182,7 +201,7 @@ func (st *SQLStore) History(ctx context.Context, id string, limit int) ([]Messag
 	for rows.Next() {
 		var m Message
 		var raw string
-		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &raw, &m.ToolCallID, &m.Name, &m.Created); err != nil {
+		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &raw, &m.ToolCallID, &m.Name, &m.Kind, &m.CoversThrough, &m.Created); err != nil {
 			return nil, fmt.Errorf("history of %s: %w", id, err)
 		}
 		if err := json.Unmarshal([]byte(raw), &m.ToolCalls); err != nil {

@@ -107,3 +107,34 @@ func TestConcurrentAppends(t *testing.T) {
 		t.Fatalf("%d messages", len(h))
 	}
 }
+
+// TestMessageKinds: kinds and a summary's coverage round-trip; unknown
+// kinds are refused by the schema.
+func TestMessageKinds(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := newStore(t)
+	s, err := st.Create(ctx, sessions.Session{Agent: "default"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Append(ctx, s.ID,
+		sessions.Message{Role: "user", Content: "hi"},
+		sessions.Message{Role: "assistant", Content: "Build finished", Kind: sessions.KindNotification},
+		sessions.Message{Role: "user", Content: "[Subagent results] …", Kind: sessions.KindSubagentResults},
+	); err != nil {
+		t.Fatal(err)
+	}
+	h, _ := st.History(ctx, s.ID, 0)
+	if err := st.Append(ctx, s.ID, sessions.Message{Role: "system", Content: "summary", Kind: sessions.KindSummary, CoversThrough: h[2].ID}); err != nil {
+		t.Fatal(err)
+	}
+	h, _ = st.History(ctx, s.ID, 0)
+	if h[0].Kind != "" || h[1].Kind != sessions.KindNotification || h[2].Kind != sessions.KindSubagentResults ||
+		h[3].Kind != sessions.KindSummary || h[3].CoversThrough != h[2].ID {
+		t.Fatalf("history %+v", h)
+	}
+	if err := st.Append(ctx, s.ID, sessions.Message{Role: "user", Kind: "gossip"}); err == nil {
+		t.Fatal("unknown kind accepted")
+	}
+}

@@ -28,6 +28,9 @@ func scanAgent(row interface{ Scan(...any) error }) (Agent, error) {
 
 var agentKeyRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
 
+// ErrInvalidAgent marks an agent PutAgent refuses (bad key or type).
+var ErrInvalidAgent = errors.New("invalid agent")
+
 // GetAgent returns the agent with key, or ErrNotFound.
 func (db *DB) GetAgent(ctx context.Context, key string) (Agent, error) {
 	a, err := scanAgent(db.sql.QueryRowContext(ctx, "SELECT "+agentCols+" FROM agents WHERE key = ?", key))
@@ -64,13 +67,13 @@ func (db *DB) ListAgents(ctx context.Context) ([]Agent, error) {
 // PutAgent creates or updates an agent after validating it.
 func (db *DB) PutAgent(ctx context.Context, a Agent) error {
 	if !agentKeyRE.MatchString(a.Key) {
-		return fmt.Errorf("agent key %q: use 1-64 lower-case letters, digits, _ or -", a.Key)
+		return fmt.Errorf("%w: key %q: use 1-64 lower-case letters, digits, _ or -", ErrInvalidAgent, a.Key)
 	}
 	if a.Type == "" {
 		a.Type = AgentOpen
 	}
 	if a.Type != AgentOpen && a.Type != AgentPredefined {
-		return fmt.Errorf("agent %q: type %q must be open or predefined", a.Key, a.Type)
+		return fmt.Errorf("%w %q: type %q must be open or predefined", ErrInvalidAgent, a.Key, a.Type)
 	}
 	if a.Name == "" {
 		a.Name = a.Key

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/warren-dev/warren/backend/agent"
 	"github.com/warren-dev/warren/backend/cron"
 	"github.com/warren-dev/warren/backend/llm"
 	"github.com/warren-dev/warren/tools"
@@ -62,6 +61,7 @@ type taskRun struct {
 	agent    string
 	provider llm.Provider
 	model    string
+	emulate  bool // the run's resolved tool mode, which its subagents share
 	base     RunRequest
 }
 
@@ -80,10 +80,7 @@ func (w *Warren) taskRegistry(ctx context.Context, r taskRun) (*tools.Registry, 
 	if err != nil {
 		return nil, err
 	}
-	spawn, err := sessiontools.Spawn(w.subagents, func(ctx context.Context, s agent.Spawn) (agent.Result, error) {
-		return w.RunAgent(ctx, RunRequest{Agent: s.Agent, Prompt: s.Task, ParentSession: s.Parent, Depth: s.Depth,
-			Workspace: r.base.Workspace, Model: r.model, provider: r.provider}, nil)
-	})
+	spawn, err := sessiontools.Spawn(w.subagents, w.childRunner(r))
 	if err != nil {
 		return nil, err
 	}

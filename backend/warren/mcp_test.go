@@ -15,6 +15,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/warren-dev/warren/backend/agent"
+	"github.com/warren-dev/warren/backend/llm/llmtest"
 	wmcp "github.com/warren-dev/warren/backend/mcp"
 	"github.com/warren-dev/warren/backend/mcp/mcpconfig"
 	"github.com/warren-dev/warren/backend/warren"
@@ -323,4 +325,41 @@ func TestHelperReadSnapshot(t *testing.T) {
 		t.Fatalf("views = %+v, %v", views, err)
 	}
 	fmt.Printf("state=%s source=%q\n", views[0].Status.State, views[0].Source)
+}
+
+// A deferred server's tools reach the model only after tool_search loads
+// them, and then within the same turn.
+func TestMCPDeferredToolsInTheAgentLoop(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	srv := llmtest.NewServer(t, llmtest.Cassette{Models: []string{"m1"}, Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "tool_search", Arguments: []string{`{"load":["mcp_big_get-sum"]}`}}}},
+		{ToolCalls: []llmtest.ToolCall{{ID: "c2", Name: "mcp_big_get-sum", Arguments: []string{`{"a":40,"b":2}`}}}},
+		{Chunks: []string{"It is 42."}},
+	}})
+	w := open(t, t.TempDir())
+	addServer(t, w, wmcp.Server{Name: "big", Transport: wmcp.TransportStdio, Command: everythingBin(t), Args: []string{"stdio"}, Deferred: true})
+	res, err := w.RunAgent(ctx, warren.RunRequest{Agent: "default", Prompt: "add 40 and 2", BaseURL: srv.URL + "/v1", Model: "m1"}, func(agent.Event) {})
+	if err != nil || res.Text != "It is 42." {
+		t.Fatalf("run = %+v, %v", res, err)
+	}
+	reqs := srv.Requests()
+	var chat []string
+	for _, r := range reqs {
+		if strings.HasSuffix(r.Path, "/chat/completions") {
+			chat = append(chat, string(r.Body))
+		}
+	}
+	if len(chat) != 3 {
+		t.Fatalf("%d model requests, want 3", len(chat))
+	}
+	if strings.Contains(chat[0], `"mcp_big_get-sum"`) || !strings.Contains(chat[0], `"tool_search"`) {
+		t.Fatal("the first request offered the deferred tool (or not tool_search)")
+	}
+	if !strings.Contains(chat[1], `"name":"mcp_big_get-sum"`) {
+		t.Fatal("the loaded tool was not offered after tool_search")
+	}
+	if !strings.Contains(chat[2], "The sum of 40 and 2 is 42") {
+		t.Fatal("the deferred tool's result did not reach the model")
+	}
 }

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/policy"
@@ -31,6 +33,16 @@ type policyState struct {
 	cfg       policy.Config
 	engine    *policy.Engine
 	decisions map[decisionKey]cachedDecision
+	// agentEngines merge each agent's own allow/deny lists (agents table)
+	// into the stored policy; rechecked every reloadEvery so edits made by
+	// another process apply within a second.
+	agentEngines map[string]agentEngine
+}
+
+type agentEngine struct {
+	eng     *policy.Engine
+	sig     string
+	checked time.Time
 }
 
 type decisionKey struct {
@@ -38,10 +50,11 @@ type decisionKey struct {
 	depth          int
 }
 
-// cachedDecision remembers which tool set a decision was computed for.
+// cachedDecision remembers which tool set and engine a decision was computed for.
 type cachedDecision struct {
 	reg *tools.Registry
 	gen uint64
+	eng *policy.Engine
 	d   policy.Decision
 }
 
@@ -61,7 +74,7 @@ func loadPolicy(ctx context.Context, s store.Settings) (*policyState, error) {
 	if err != nil {
 		return nil, fmt.Errorf("stored policy is invalid: %w", err)
 	}
-	return &policyState{cfg: cfg, engine: eng, decisions: map[decisionKey]cachedDecision{}}, nil
+	return &policyState{cfg: cfg, engine: eng, decisions: map[decisionKey]cachedDecision{}, agentEngines: map[string]agentEngine{}}, nil
 }
 
 func toolRefs(ts []tools.Tool) []policy.ToolRef {
@@ -86,15 +99,16 @@ func (w *Warren) decisionAt(reg *tools.Registry, profile, agent string, depth in
 	defer ps.mu.Unlock()
 	key := decisionKey{profile, agent, depth}
 	gen := reg.Generation()
-	if c, ok := ps.decisions[key]; ok && c.reg == reg && c.gen == gen {
+	eng := w.engineFor(agent)
+	if c, ok := ps.decisions[key]; ok && c.reg == reg && c.gen == gen && c.eng == eng {
 		return c.d, nil
 	}
-	d, err := ps.engine.Filter(toolRefs(reg.List()), policy.Request{Profile: profile, Agent: agent, SubagentDepth: depth})
+	d, err := eng.Filter(toolRefs(reg.List()), policy.Request{Profile: profile, Agent: agent, SubagentDepth: depth})
 	if err != nil {
 		return policy.Decision{}, err
 	}
 	d = w.withoutUngranted(reg, d, agent)
-	ps.decisions[key] = cachedDecision{reg: reg, gen: gen, d: d}
+	ps.decisions[key] = cachedDecision{reg: reg, gen: gen, eng: eng, d: d}
 	return d, nil
 }
 
@@ -208,6 +222,7 @@ func (w *Warren) SetPolicy(ctx context.Context, cfg policy.Config) error {
 	w.policy.mu.Lock()
 	w.policy.cfg, w.policy.engine = cfg, eng
 	w.policy.decisions = map[decisionKey]cachedDecision{}
+	w.policy.agentEngines = map[string]agentEngine{}
 	w.policy.mu.Unlock()
 	return nil
 }
@@ -248,7 +263,7 @@ func (w *Warren) checkProfileAgent(ctx context.Context, profile, agent string) e
 
 func (w *Warren) explain(reg *tools.Registry, tool, profile, agent string) (policy.Explanation, error) {
 	w.policy.mu.Lock()
-	eng := w.policy.engine
+	eng := w.engineFor(agent)
 	w.policy.mu.Unlock()
 	return eng.Explain(tool, toolRefs(reg.List()), policy.Request{Profile: profile, Agent: agent})
 }
@@ -284,4 +299,67 @@ func (w *Warren) SetAlsoAllow(ctx context.Context, entry string, on bool) error 
 	}
 	cfg.AlsoAllow = list
 	return w.SetPolicy(ctx, cfg)
+}
+
+// engineFor returns the engine for an agent: the stored policy with the
+// agent's own allow/deny lists (set in the Agents editor or `warren agents`)
+// merged into its per-agent entry. The caller holds w.policy.mu.
+func (w *Warren) engineFor(agent string) *policy.Engine {
+	ps := w.policy
+	if agent == "" {
+		return ps.engine
+	}
+	now := time.Now()
+	ae, cached := ps.agentEngines[agent]
+	if cached && now.Sub(ae.checked) < reloadEvery {
+		return ae.eng
+	}
+	a, err := w.db.GetAgent(w.life, agent)
+	if err != nil || (len(a.Allow) == 0 && len(a.Deny) == 0) {
+		ps.agentEngines[agent] = agentEngine{eng: ps.engine, checked: now}
+		return ps.engine
+	}
+	sig := strings.Join(a.Allow, "\x00") + "\x01" + strings.Join(a.Deny, "\x00")
+	if cached && ae.sig == sig {
+		ae.checked = now
+		ps.agentEngines[agent] = ae
+		return ae.eng
+	}
+	cfg := ps.cfg
+	cfg.Agents = maps.Clone(cfg.Agents)
+	if cfg.Agents == nil {
+		cfg.Agents = map[string]policy.AgentPolicy{}
+	}
+	ap := cfg.Agents[agent]
+	ap.Allow = append(slices.Clone(ap.Allow), a.Allow...)
+	ap.Deny = append(slices.Clone(ap.Deny), a.Deny...)
+	cfg.Agents[agent] = ap
+	eng, err := policy.NewEngine(cfg)
+	if err != nil {
+		// A malformed entry must not widen anything: deny this agent everything.
+		w.log.Warn("agent policy lists are invalid; the agent gets no tools until fixed", "agent", agent, "err", err)
+		cfg.Agents[agent] = policy.AgentPolicy{Allow: []string{}, Deny: []string{"*"}}
+		if eng, err = policy.NewEngine(cfg); err != nil {
+			eng = ps.engine
+		}
+	}
+	ps.agentEngines[agent] = agentEngine{eng: eng, sig: sig, checked: now}
+	return eng
+}
+
+// ForgetAgentPolicy drops the cached engine of an agent whose lists this
+// process just changed, so the change applies at once.
+func (w *Warren) ForgetAgentPolicy(agent string) {
+	w.policy.mu.Lock()
+	delete(w.policy.agentEngines, agent)
+	w.policy.mu.Unlock()
+}
+
+// SaveAgent stores an agent; its allow/deny lists apply at once.
+func (w *Warren) SaveAgent(ctx context.Context, a store.Agent) error {
+	if err := w.db.PutAgent(ctx, a); err != nil {
+		return err
+	}
+	w.ForgetAgentPolicy(a.Key)
+	return nil
 }

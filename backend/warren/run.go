@@ -31,9 +31,11 @@ type RunRequest struct {
 	// ParentSession and Depth are set when a subagent runs.
 	ParentSession string
 	Depth         int
-	// Provider and ModelOverride carry a parent's resolved model to its
-	// subagents (set internally).
+	// provider carries a parent's resolved model to its subagents and to
+	// the turns that answer their results (set internally).
 	provider llm.Provider
+	// promptKind is the stored kind of the prompt (subagent results).
+	promptKind string
 }
 
 // contextFileOrder is the order context files appear in the system prompt.
@@ -73,7 +75,7 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 	if !a.Sandbox {
 		sandboxMode = SandboxHost
 	}
-	reg, err := w.taskRegistry(ctx, taskRun{agent: a.Key, provider: prov, model: model, base: req})
+	reg, err := w.taskRegistry(ctx, taskRun{agent: a.Key, provider: prov, model: model, emulate: emulate, base: req})
 	if err != nil {
 		return agent.Result{}, err
 	}
@@ -94,15 +96,17 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 			return w.systemPrompt(ctx, a, user, ws)
 		},
 		Sessions: w.Sessions(),
+		Inbox:    w.announcer.inbox,
+		Logger:   w.log,
+		Hidden:   func(session, tool string) bool { return w.deferred.hidden(reg, session, tool) },
 	})
 	return loop.Run(ctx, agent.RunRequest{
-		Agent: a.Key, User: "local", Session: req.Session, Prompt: req.Prompt,
+		Agent: a.Key, User: "local", Session: req.Session, Prompt: req.Prompt, PromptKind: req.promptKind,
 		Provider: prov, Model: model, Workspace: ws, Sandbox: sandboxMode, Network: a.Network, Profile: a.Profile,
 		ParentSession: req.ParentSession, Depth: req.Depth, EmulateTools: emulate,
 	}, on)
 }
 
-// provider resolves the model endpoint for a run.
 // provider resolves the model endpoint, the model and the tool mode.
 func (w *Warren) provider(ctx context.Context, a store.Agent, req RunRequest) (llm.Provider, string, string, error) {
 	if req.BaseURL != "" {

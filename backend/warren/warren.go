@@ -22,6 +22,7 @@ import (
 	"github.com/warren-dev/warren/tools"
 	"github.com/warren-dev/warren/tools/builtin"
 	"github.com/warren-dev/warren/tools/credexec"
+	"github.com/warren-dev/warren/tools/messaging"
 	"github.com/warren-dev/warren/tools/ratelimit"
 	"github.com/warren-dev/warren/tools/runtime"
 	"github.com/warren-dev/warren/tools/scrub"
@@ -39,6 +40,9 @@ type Options struct {
 	RateLimit *ratelimit.Config
 	// ApprovalTimeout overrides how long approvals wait (default 2 minutes).
 	ApprovalTimeout time.Duration
+	// AnnounceDebounce overrides how long finished subagents wait for their
+	// siblings before being announced to the parent (default 1 s).
+	AnnounceDebounce time.Duration
 }
 
 // Warren is the running core.
@@ -58,6 +62,7 @@ type Warren struct {
 	creds     *credexec.Store
 	cronStore *cron.Store
 	subagents *agent.Subagents
+	announcer *announcer
 	runs      runs
 	scheduler *cron.Scheduler
 	// life ends at Close; background work (sandbox janitor) uses it.
@@ -144,14 +149,12 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		Started:      time.Now(),
 		Runtime:      shellDeps,
 		Credentialed: credexec.Deps{Store: w.creds, Workspace: w.workspace, Host: hostFunc(w.hostRunner), Secret: w.scrubber.AddValues},
+		Messaging:    messaging.Deps{Sessions: w.Sessions(), Bus: w.bus, Notifier: messaging.NewDesktopNotifier(messaging.DesktopOptions{})},
 	})
 	if err != nil {
 		return err
 	}
-	w.subagents = agent.NewSubagents(agent.DefaultLimits, nil, func(t agent.Task) {
-		// Results reach the parent through the bus (UI, and the spawn tool's list).
-		w.bus.Publish(events.Event{Topic: "subagent.done", Payload: t})
-	})
+	w.initSubagents(opts.AnnounceDebounce)
 	if err := w.initAutomation(); err != nil {
 		return err
 	}

@@ -156,15 +156,7 @@ func (m *Manager) createBox(ctx context.Context, s *session, b *box) error {
 		return err
 	}
 	rootless := s.info.Host.Security.Rootless
-	user, cuser := "", s.owner
-	if !rootless {
-		// Rootful: run as the workspace's owner so files stay theirs.
-		cuser = owner{os.Getuid(), os.Getgid()}
-		if b.key.workspace != "" {
-			cuser = pathOwner(b.key.workspace)
-		}
-		user = strconv.Itoa(cuser.uid) + ":" + strconv.Itoa(cuser.gid)
-	}
+	user, cuser := containerUser(s, b.key.workspace)
 	if err := os.Mkdir(b.runDir, 0o700); err != nil {
 		return err
 	}
@@ -177,24 +169,13 @@ func (m *Manager) createBox(ctx context.Context, s *session, b *box) error {
 		Workspace: b.key.workspace, RunDir: b.runDir, BinDir: s.binDir, Network: b.key.network,
 		Rootless: rootless, User: user, Limits: m.limits, Enforced: s.enforced, KeepID: s.keepID,
 	})
-	if spec.UserNS.NSMode == "keep-id" {
-		m.createMu.Lock() // see keepIDMapping: keep-id creates must not overlap
-	}
-	id, created, err := s.api.create(ctx, spec)
-	if spec.UserNS.NSMode == "keep-id" {
-		m.createMu.Unlock()
-	}
+	id, created, err := m.createContainer(ctx, s, spec)
 	if err != nil {
 		_ = os.RemoveAll(b.runDir)
 		return fmt.Errorf("create container: %w", err)
 	}
 	b.id, b.created = id, time.Now()
-	for _, w := range created {
-		// Podman's own note about limits on cgroup v1 repeats ours.
-		if len(warnings) == 0 || w != "Resource limits are not supported and ignored on cgroups V1 rootless systems" {
-			warnings = append(warnings, w)
-		}
-	}
+	warnings = withServiceWarnings(warnings, created)
 	b.warnings = warnings
 	m.noteWarnings(warnings)
 	if err := m.startBox(ctx, s, b); err != nil {
@@ -233,6 +214,41 @@ func (m *Manager) startBox(ctx context.Context, s *session, b *box) error {
 		case <-time.After(3 * time.Millisecond):
 		}
 	}
+}
+
+// containerUser is who a container runs as: rootless, the service's user
+// through keep-id (user ""); rootful, the workspace's owner, so files stay
+// theirs. cuser is that user on the host.
+func containerUser(s *session, workspace string) (user string, cuser owner) {
+	if s.info.Host.Security.Rootless {
+		return "", s.owner
+	}
+	cuser = owner{os.Getuid(), os.Getgid()}
+	if workspace != "" {
+		cuser = pathOwner(workspace)
+	}
+	return strconv.Itoa(cuser.uid) + ":" + strconv.Itoa(cuser.gid), cuser
+}
+
+// withServiceWarnings adds the create response's warnings to ours, less
+// Podman's own note about limits on cgroup v1, which repeats ours.
+func withServiceWarnings(ours, service []string) []string {
+	for _, w := range service {
+		if len(ours) == 0 || w != "Resource limits are not supported and ignored on cgroups V1 rootless systems" {
+			ours = append(ours, w)
+		}
+	}
+	return ours
+}
+
+// createContainer sends a create request; keep-id creates are serialised
+// (see keepIDMapping).
+func (m *Manager) createContainer(ctx context.Context, s *session, spec *containerSpec) (string, []string, error) {
+	if spec.UserNS.NSMode == "keep-id" {
+		m.createMu.Lock()
+		defer m.createMu.Unlock()
+	}
+	return s.api.create(ctx, spec)
 }
 
 func (m *Manager) labels(k boxKey) map[string]string {

@@ -269,7 +269,8 @@ func (m *Manager) prepareState(s *session) error {
 	return installRunner(s.runner, s.binDir, s.owner)
 }
 
-// Close removes every container this manager made and stops its janitor.
+// Close removes every container this manager made (stdio programs'
+// included) and stops its janitor.
 func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Lock()
 	if m.closed {
@@ -284,7 +285,7 @@ func (m *Manager) Close(ctx context.Context) error {
 	m.boxes = map[boxKey]*box{}
 	m.mu.Unlock()
 	close(m.stop)
-	err := m.removeAll(ctx, boxes)
+	err := errors.Join(m.removeAll(ctx, boxes), m.removeStdio(ctx))
 	<-m.janitorDone
 	return err
 }

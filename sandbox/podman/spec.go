@@ -1,7 +1,9 @@
 package podman
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -25,6 +27,7 @@ const (
 	labelNetwork  = "io.warren.network"
 	labelOwnerPID = "io.warren.owner-pid"
 	labelInstance = "io.warren.instance"
+	labelStdio    = "io.warren.stdio" // "1" on StdioCommand's one-program containers
 )
 
 // containerSpec is the subset of libpod's SpecGenerator (POST
@@ -36,6 +39,8 @@ type containerSpec struct {
 	Labels             map[string]string `json:"labels,omitempty"`
 	Entrypoint         []string          `json:"entrypoint"`
 	Command            []string          `json:"command"`
+	Stdin              bool              `json:"stdin,omitempty"`
+	Remove             bool              `json:"remove,omitempty"`
 	Env                map[string]string `json:"env,omitempty"`
 	WorkDir            string            `json:"work_dir,omitempty"`
 	User               string            `json:"user,omitempty"`
@@ -147,6 +152,20 @@ type specInput struct {
 	KeepID   *keepID
 	Limits   Limits
 	Enforced enforcement
+
+	// Program, when set, is the container's only process (StdioCommand);
+	// there is then no runner and no RunDir/BinDir mount.
+	Program []string
+	// WorkspaceAt is where Workspace is mounted (default /workspace);
+	// WorkDir the working directory (default WorkspaceAt).
+	WorkspaceAt, WorkDir string
+	// ReadOnly are host paths mounted read-only at the same path.
+	ReadOnly []string
+	// Env is added to the default PATH.
+	Env map[string]string
+	// Stdin keeps the program's stdin open for an attached client;
+	// Remove has the service delete the container when it exits.
+	Stdin, Remove bool
 }
 
 // buildSpec turns in into a create request with Warren's fixed security
@@ -156,30 +175,43 @@ func buildSpec(in specInput) (*containerSpec, []string) {
 	if in.Limits.TmpSize > 0 {
 		tmpOpts = append(tmpOpts, "size="+strconv.FormatInt(in.Limits.TmpSize, 10))
 	}
-	ws := mount{Destination: workspaceDir, Type: "bind", Source: in.Workspace, Options: []string{"rbind", "rw"}}
+	wsAt := cmp.Or(in.WorkspaceAt, workspaceDir)
+	ws := mount{Destination: wsAt, Type: "bind", Source: in.Workspace, Options: []string{"rbind", "rw"}}
 	if in.Workspace == "" {
-		ws = mount{Destination: workspaceDir, Type: "tmpfs", Source: "tmpfs", Options: tmpOpts}
+		ws = mount{Destination: wsAt, Type: "tmpfs", Source: "tmpfs", Options: tmpOpts}
 	}
+	entry := []string{runnerBinDir + "/" + runnerBinary}
+	args := []string{"-socket", runnerRunDir + "/" + runner.SocketName}
+	mounts := []mount{ws, {Destination: "/tmp", Type: "tmpfs", Source: "tmpfs", Options: tmpOpts}}
+	if len(in.Program) > 0 {
+		entry, args = in.Program[:1], in.Program[1:]
+	} else {
+		mounts = append(mounts,
+			mount{Destination: runnerRunDir, Type: "bind", Source: in.RunDir, Options: []string{"rbind", "rw", "nosuid", "nodev"}},
+			mount{Destination: runnerBinDir, Type: "bind", Source: in.BinDir, Options: []string{"rbind", "ro", "nosuid", "nodev"}})
+	}
+	for _, p := range in.ReadOnly {
+		// bind, not rbind: mounts below p (a FUSE share) stay out, and ro
+		// is not recursive on every kernel.
+		mounts = append(mounts, mount{Destination: p, Type: "bind", Source: p, Options: []string{"bind", "ro", "nosuid", "nodev"}})
+	}
+	env := map[string]string{"PATH": defaultPath}
+	maps.Copy(env, in.Env)
 	s := &containerSpec{
 		Name: in.Name, Image: in.Image, Hostname: "sandbox", Labels: in.Labels,
-		Entrypoint: []string{runnerBinDir + "/" + runnerBinary},
-		Command:    []string{"-socket", runnerRunDir + "/" + runner.SocketName},
-		Env:        map[string]string{"PATH": defaultPath},
-		WorkDir:    workspaceDir,
-		User:       in.User,
+		Entrypoint: entry, Command: args, Env: env,
+		WorkDir: cmp.Or(in.WorkDir, wsAt),
+		User:    in.User,
 		// Init reaps orphans: the runner kills each command's group, and
 		// whatever those leave behind is re-parented to PID 1.
 		Init:               true,
 		ReadOnlyFilesystem: true,
 		NoNewPrivileges:    true,
 		CapDrop:            []string{"ALL"},
-		Mounts: []mount{
-			ws,
-			{Destination: "/tmp", Type: "tmpfs", Source: "tmpfs", Options: tmpOpts},
-			{Destination: runnerRunDir, Type: "bind", Source: in.RunDir, Options: []string{"rbind", "rw", "nosuid", "nodev"}},
-			{Destination: runnerBinDir, Type: "bind", Source: in.BinDir, Options: []string{"rbind", "ro", "nosuid", "nodev"}},
-		},
-		NetNS: namespace{NSMode: "none"},
+		Mounts:             mounts,
+		NetNS:              namespace{NSMode: "none"},
+		Stdin:              in.Stdin,
+		Remove:             in.Remove,
 	}
 	if in.Network {
 		s.NetNS = namespace{} // the service's default: slirp4netns rootless, bridge rootful

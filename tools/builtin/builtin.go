@@ -9,6 +9,7 @@ import (
 	"github.com/warren-dev/warren/tools"
 	"github.com/warren-dev/warren/tools/credexec"
 	"github.com/warren-dev/warren/tools/fs"
+	"github.com/warren-dev/warren/tools/messaging"
 	"github.com/warren-dev/warren/tools/runtime"
 	"github.com/warren-dev/warren/tools/system"
 )
@@ -27,6 +28,8 @@ type Deps struct {
 	Runtime runtime.Deps
 	// Credentialed wires credentialed_exec.
 	Credentialed credexec.Deps
+	// Messaging wires the message tool (conversation, bus, OS notifier).
+	Messaging messaging.Deps
 }
 
 // Tools builds the static built-in tools.
@@ -55,7 +58,11 @@ func Tools(d Deps) ([]tools.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(append(append(fsTools, sysTools...), rtTools...), cred), nil
+	msgTools, err := messaging.Tools(d.Messaging)
+	if err != nil {
+		return nil, fmt.Errorf("messaging tools: %w", err)
+	}
+	return append(append(append(append(fsTools, sysTools...), rtTools...), cred), msgTools...), nil
 }
 
 // Register builds the built-in tools into r.

@@ -1,0 +1,325 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/warren-dev/warren/backend/store"
+	"github.com/warren-dev/warren/backend/warren"
+	"github.com/warren-dev/warren/policy"
+)
+
+// defaultAgent is created on first run and cannot be removed.
+const defaultAgent = "default"
+
+// agentFlags are the settings add and edit take; edit changes only the
+// flags given.
+type agentFlags struct {
+	name, provider, model, profile, workspace, sandbox, network, kind string
+	allow, deny                                                       multiFlag
+}
+
+func (f *agentFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.name, "name", "", "display name (default: the key)")
+	fs.StringVar(&f.provider, "provider", "", "model provider (see warren providers list; empty: none)")
+	fs.StringVar(&f.model, "model", "", "model name (empty: the provider's default)")
+	fs.StringVar(&f.profile, "profile", "", "policy profile: full, coding, messaging or minimal (empty: the global one)")
+	fs.Var(&f.allow, "allow", "allowed tool or group:NAME (repeatable; replaces the list; - clears it)")
+	fs.Var(&f.deny, "deny", "denied tool or group:NAME (repeatable; replaces the list; - clears it)")
+	fs.StringVar(&f.workspace, "workspace", "", "workspace directory (empty: the default workspace)")
+	fs.StringVar(&f.sandbox, "sandbox", "", "on: run commands in Podman; off: on the host")
+	fs.StringVar(&f.network, "network", "", "on: sandboxed commands may reach the network; off: they may not")
+	fs.StringVar(&f.kind, "type", "", "open (context files per user) or predefined (shared)")
+}
+
+func runAgents(ctx context.Context, env Env, args []string) error {
+	if len(args) == 0 {
+		return usagef("expected a subcommand: list, show, add, edit or remove")
+	}
+	fs := flag.NewFlagSet("agents", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	yes := fs.Bool("yes", false, "remove without asking")
+	var f agentFlags
+	f.register(fs)
+	pos, err := parse(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	sub := args[0]
+	switch sub {
+	case "list":
+		if len(pos) != 0 {
+			return usagef("list takes no arguments")
+		}
+	case "show", "add", "edit", "remove":
+		if len(pos) != 1 {
+			return usagef("want one agent NAME")
+		}
+	default:
+		return usagef("unknown subcommand %q (want list, show, add, edit or remove)", sub)
+	}
+	w, err := open(ctx, env, "")
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(w)
+	db := w.Store()
+	switch sub {
+	case "list":
+		list, err := db.ListAgents(ctx)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			if list == nil {
+				list = []store.Agent{}
+			}
+			return printJSON(env, list)
+		}
+		tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "KEY\tNAME\tTYPE\tPROVIDER\tMODEL\tPROFILE\tSANDBOX\tNETWORK")
+		for _, a := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.Key, a.Name, a.Type, orDash(a.Provider), orDash(a.Model),
+				orDash(a.Profile), onOff(a.Sandbox), onOff(a.Network))
+		}
+		return tw.Flush()
+	case "show":
+		a, err := getAgent(ctx, w, pos[0])
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return printJSON(env, a)
+		}
+		printAgent(env, a)
+		return nil
+	case "add", "edit":
+		return saveAgent(ctx, env, w, sub, pos[0], &f, set)
+	}
+	return removeAgent(ctx, env, w, pos[0], *yes)
+}
+
+// getAgent returns an agent, or a usage error naming the known ones.
+func getAgent(ctx context.Context, w *warren.Warren, key string) (store.Agent, error) {
+	a, err := w.Store().GetAgent(ctx, key)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Agent{}, usagef("no agent %q (known: %s)", key, knownAgents(ctx, w))
+	}
+	return a, err
+}
+
+func knownAgents(ctx context.Context, w *warren.Warren) string {
+	list, _ := w.Store().ListAgents(ctx)
+	keys := make([]string, len(list))
+	for i, a := range list {
+		keys[i] = a.Key
+	}
+	return strings.Join(keys, ", ")
+}
+
+func saveAgent(ctx context.Context, env Env, w *warren.Warren, sub, key string, f *agentFlags, set map[string]bool) error {
+	db := w.Store()
+	a, err := db.GetAgent(ctx, key)
+	switch {
+	case sub == "add" && err == nil:
+		return usagef("agent %q already exists (change it with warren agents edit %s …)", key, key)
+	case sub == "add" && errors.Is(err, store.ErrNotFound):
+		a = store.Agent{Key: key, Type: store.AgentOpen, Sandbox: true}
+	case sub == "edit" && errors.Is(err, store.ErrNotFound):
+		return usagef("no agent %q (known: %s; create it with warren agents add %s)", key, knownAgents(ctx, w), key)
+	case err != nil:
+		return err
+	}
+	if sub == "edit" && len(set) == 0 {
+		return usagef("nothing to change: pass at least one of --name, --provider, --model, --profile, --allow, --deny, --workspace, --sandbox, --network, --type")
+	}
+	if err := f.apply(ctx, w, &a, set); err != nil {
+		return err
+	}
+	for _, warning := range toolListWarnings(w, a) {
+		fmt.Fprintf(env.Stderr, "warning: %s\n", warning)
+	}
+	if err := w.SaveAgent(ctx, a); err != nil {
+		if errors.Is(err, store.ErrInvalidAgent) {
+			return usagef("%v", err)
+		}
+		return err
+	}
+	verb := map[string]string{"add": "added", "edit": "updated"}[sub]
+	fmt.Fprintf(env.Stdout, "%s agent %s\n", verb, a.Key)
+	if a.Provider == "" {
+		fmt.Fprintf(env.Stderr, "note: agent %s has no model provider; set one with --provider (see warren providers list)\n", a.Key)
+	}
+	return nil
+}
+
+// apply copies the given flags onto a, validating each.
+func (f *agentFlags) apply(ctx context.Context, w *warren.Warren, a *store.Agent, set map[string]bool) error {
+	if set["name"] {
+		a.Name = strings.TrimSpace(f.name)
+	}
+	if set["provider"] && f.provider != "" {
+		if _, err := w.Providers().Get(ctx, f.provider); errors.Is(err, store.ErrNotFound) {
+			return usagef("--provider: no provider %q (see warren providers list)", f.provider)
+		} else if err != nil {
+			return err
+		}
+	}
+	if set["provider"] {
+		a.Provider = f.provider
+	}
+	if set["model"] {
+		a.Model = f.model
+	}
+	if set["profile"] && f.profile != "" {
+		if _, err := policy.ParseProfile(f.profile); err != nil {
+			return usagef("--profile: %v", err)
+		}
+	}
+	if set["profile"] {
+		a.Profile = f.profile
+	}
+	if set["type"] {
+		if f.kind != string(store.AgentOpen) && f.kind != string(store.AgentPredefined) {
+			return usagef("--type %q: want open or predefined", f.kind)
+		}
+		a.Type = store.AgentType(f.kind)
+	}
+	var err error
+	if set["sandbox"] {
+		if a.Sandbox, err = parseOnOff("--sandbox", f.sandbox); err != nil {
+			return err
+		}
+	}
+	if set["network"] {
+		if a.Network, err = parseOnOff("--network", f.network); err != nil {
+			return err
+		}
+	}
+	if set["workspace"] {
+		if a.Workspace, err = workspaceDir(f.workspace); err != nil {
+			return err
+		}
+	}
+	if set["allow"] {
+		a.Allow = toolList(f.allow)
+	}
+	if set["deny"] {
+		a.Deny = toolList(f.deny)
+	}
+	cfg := policy.Config{Agents: map[string]policy.AgentPolicy{a.Key: {Allow: a.Allow, Deny: a.Deny}}}
+	if err := cfg.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+	return nil
+}
+
+// toolListWarnings names allow/deny entries that select no tool (typos;
+// MCP tools may still appear later, so they are not errors).
+func toolListWarnings(w *warren.Warren, a store.Agent) []string {
+	var refs []policy.ToolRef
+	for _, t := range w.Registry().List() {
+		info := t.Info()
+		refs = append(refs, policy.ToolRef{Name: info.Name, Group: info.Group})
+	}
+	cfg := policy.Config{Agents: map[string]policy.AgentPolicy{a.Key: {Allow: a.Allow, Deny: a.Deny}}}
+	return cfg.Warnings(refs)
+}
+
+func parseOnOff(flagName, v string) (bool, error) {
+	switch strings.ToLower(v) {
+	case "on", "yes", "true":
+		return true, nil
+	case "off", "no", "false":
+		return false, nil
+	}
+	return false, usagef("%s %q: want on or off", flagName, v)
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// workspaceDir resolves a workspace flag; it must be an existing directory.
+func workspaceDir(dir string) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", usagef("--workspace %q: %v", dir, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil || !fi.IsDir() {
+		return "", usagef("--workspace %s: not an existing directory", abs)
+	}
+	return abs, nil
+}
+
+// toolList turns repeated --allow/--deny values (comma lists allowed) into
+// a list; a lone "-" clears it.
+func toolList(values []string) []string {
+	out := []string{}
+	for _, v := range values {
+		for _, e := range strings.Split(v, ",") {
+			if e = strings.TrimSpace(e); e != "" && e != "-" {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+func printAgent(env Env, a store.Agent) {
+	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
+	rows := [][2]string{
+		{"key", a.Key}, {"name", a.Name}, {"type", string(a.Type)},
+		{"provider", orDash(a.Provider)}, {"model", orDash(a.Model)}, {"profile", orDash(a.Profile)},
+		{"allow", orDash(strings.Join(a.Allow, ", "))}, {"deny", orDash(strings.Join(a.Deny, ", "))},
+		{"workspace", orDash(a.Workspace)}, {"sandbox", onOff(a.Sandbox)}, {"network", onOff(a.Network)},
+	}
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s:\t%s\n", r[0], r[1])
+	}
+	_ = tw.Flush() // writes to the command's stdout; nothing to do on failure
+}
+
+func removeAgent(ctx context.Context, env Env, w *warren.Warren, key string, yes bool) error {
+	if key == defaultAgent {
+		return usagef("the default agent cannot be removed (change it with warren agents edit default …)")
+	}
+	if _, err := getAgent(ctx, w, key); err != nil {
+		return err
+	}
+	if !yes {
+		if env.Stdin == nil || !isTerminal(env.Stdin) {
+			return usagef("removing agent %s deletes its context files; pass --yes to confirm", key)
+		}
+		fmt.Fprintf(env.Stderr, "Remove agent %s and its context files? [y/N] ", key)
+		answer, _ := bufio.NewReader(env.Stdin).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			fmt.Fprintln(env.Stderr, "not removed")
+			return errResult
+		}
+	}
+	if err := w.Store().DeleteAgent(ctx, key); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "removed agent %s\n", key)
+	if jobs, err := w.CronJobs().List(ctx, key); err == nil && len(jobs) > 0 {
+		fmt.Fprintf(env.Stderr, "note: %d cron job(s) of agent %s remain and will fail until removed\n", len(jobs), key)
+	}
+	return nil
+}
