@@ -292,8 +292,8 @@ func mcpTest(ctx context.Context, env Env, args []string) error {
 	if *asJSON {
 		return printJSON(env, res)
 	}
-	fmt.Fprintf(env.Stdout, "%s: connected to %s %s (protocol %s) in %.0f ms, %d tools\n",
-		srv.Name, orDash(res.ServerName), res.ServerVersion, res.Protocol, res.LatencyMS, len(res.Tools))
+	fmt.Fprintf(env.Stdout, "%s: connected to %s %s (protocol %s) in %.0f ms, %d tools, %d resources, %d prompts\n",
+		srv.Name, orDash(res.ServerName), res.ServerVersion, res.Protocol, res.LatencyMS, len(res.Tools), len(res.Resources), len(res.Prompts))
 	if res.Warning != "" {
 		fmt.Fprintf(env.Stdout, "warning: %s\n", res.Warning)
 	}

@@ -275,6 +275,37 @@ func (c *conn) listTools(ctx context.Context) ([]mcp.Tool, error) {
 	return res.Tools, nil
 }
 
+// catalog lists the server's resources and prompts when it declares them;
+// a server that fails to list them still works (tools are what Warren
+// bridges), so failures come back as a note instead of an error.
+func (c *conn) catalog(ctx context.Context) (resources, prompts []string, note string) {
+	if c.init == nil {
+		return nil, nil, ""
+	}
+	var notes []string
+	if c.init.Capabilities.Resources != nil {
+		res, err := c.client.ListResources(ctx, mcp.ListResourcesRequest{})
+		if err != nil {
+			notes = append(notes, "resources/list: "+err.Error())
+		} else {
+			for _, r := range res.Resources {
+				resources = append(resources, r.URI)
+			}
+		}
+	}
+	if c.init.Capabilities.Prompts != nil {
+		res, err := c.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
+		if err != nil {
+			notes = append(notes, "prompts/list: "+err.Error())
+		} else {
+			for _, p := range res.Prompts {
+				prompts = append(prompts, p.Name)
+			}
+		}
+	}
+	return resources, prompts, strings.Join(notes, "; ")
+}
+
 // callTool calls a tool; a transport failure is a Go error. It runs on the
 // caller's goroutine (no hand-off per call: the bridge's overhead budget is
 // 10 % of a round trip); the connection's death cancels it.

@@ -78,6 +78,9 @@ type Status struct {
 	ServerName    string `json:"server_name,omitempty"`
 	ServerVersion string `json:"server_version,omitempty"`
 	Tools         int    `json:"tools"`
+	// Resources and Prompts are what the server listed at connect time.
+	Resources int `json:"resources"`
+	Prompts   int `json:"prompts"`
 	// Warning explains a state that works but needs attention (0 tools).
 	Warning     string    `json:"warning,omitempty"`
 	LastError   string    `json:"last_error,omitempty"`

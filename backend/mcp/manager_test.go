@@ -39,7 +39,7 @@ func TestStdioServerEverything(t *testing.T) {
 	if st.State != StateConnected {
 		t.Fatalf("state %s: %s", st.State, st.LastError)
 	}
-	if st.Protocol == "" || st.Tools == 0 || st.PID == 0 || st.ServerName == "" {
+	if st.Protocol == "" || st.Tools == 0 || st.PID == 0 || st.ServerName == "" || st.Resources == 0 || st.Prompts == 0 {
 		t.Fatalf("status is missing facts: %+v", st)
 	}
 	if !slices.Contains(toolNames(m, "everything"), "echo") {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -108,8 +109,13 @@ func (m *Manager) connect(ctx context.Context, s *supervised) (*conn, error) {
 		return nil, fmt.Errorf("tools/list: %w", err)
 	}
 	latency := time.Since(start)
+	resources, prompts, note := c.catalog(lctx)
+	if note != "" {
+		m.opts.Logger.Warn("mcp catalog", "server", cfg.Name, "note", note)
+	}
 	s.mu.Lock()
 	s.conn = c
+	s.status.Resources, s.status.Prompts = len(resources), len(prompts)
 	s.refresh = refresh
 	changed := !sameTools(s.tools, tools)
 	s.tools = tools
@@ -227,6 +233,8 @@ type TestResult struct {
 	ServerName    string     `json:"server_name"`
 	ServerVersion string     `json:"server_version"`
 	Tools         []mcp.Tool `json:"tools"`
+	Resources     []string   `json:"resources,omitempty"`
+	Prompts       []string   `json:"prompts,omitempty"`
 	LatencyMS     float64    `json:"latency_ms"`
 	Warning       string     `json:"warning,omitempty"`
 	Stderr        []string   `json:"stderr,omitempty"`
@@ -268,11 +276,18 @@ func (m *Manager) Test(ctx context.Context, srv Server) (TestResult, error) {
 		return TestResult{Stderr: sink.Tail(20)}, fmt.Errorf("tools/list: %w", err)
 	}
 	res := TestResult{Protocol: c.protocol, Tools: tools, LatencyMS: float64(time.Since(start).Microseconds()) / 1000, Stderr: sink.Tail(20)}
+	var note string
+	res.Resources, res.Prompts, note = c.catalog(ctx)
+	if note != "" {
+		res.Warning = note
+	}
 	if c.init != nil {
 		res.ServerName, res.ServerVersion = c.init.ServerInfo.Name, c.init.ServerInfo.Version
 	}
 	var st Status
 	setToolWarning(&st, tools, c)
-	res.Warning = st.Warning
+	if st.Warning != "" {
+		res.Warning = strings.TrimPrefix(res.Warning+"; "+st.Warning, "; ")
+	}
 	return res, nil
 }
