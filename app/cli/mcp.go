@@ -264,24 +264,37 @@ func mcpSwitch(ctx context.Context, env Env, sub string, args []string) error {
 	return nil
 }
 
+// openServer is the start of commands about one stored server: parse the
+// flags, want one NAME, open the core, and fail with a usage error naming
+// the server when it does not exist. The caller closes w.
+func openServer(ctx context.Context, env Env, fs *flag.FlagSet, args []string) (mcp.Server, *warren.Warren, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return mcp.Server{}, nil, err
+	}
+	if len(pos) != 1 {
+		return mcp.Server{}, nil, usagef("want one server NAME")
+	}
+	w, err := open(ctx, env, "")
+	if err != nil {
+		return mcp.Server{}, nil, err
+	}
+	srv, err := w.MCP().Store().Get(ctx, pos[0])
+	if err != nil {
+		closeQuietly(w)
+		return mcp.Server{}, nil, notFoundUsage(err)
+	}
+	return srv, w, nil
+}
+
 func mcpTest(ctx context.Context, env Env, args []string) error {
 	fs := flag.NewFlagSet("mcp test", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
-	pos, w, err := parseOpen(ctx, env, fs, args)
+	srv, w, err := openServer(ctx, env, fs, args)
 	if err != nil {
 		return err
 	}
 	defer closeQuietly(w)
-	if len(pos) != 1 {
-		return usagef("want one server NAME")
-	}
-	srv, err := w.MCP().Store().Get(ctx, pos[0])
-	if errors.Is(err, mcp.ErrNotFound) {
-		return usagef("%v", err)
-	}
-	if err != nil {
-		return err
-	}
 	res, err := w.MCP().Test(ctx, srv)
 	if err != nil {
 		for _, l := range res.Stderr {
@@ -316,15 +329,12 @@ func mcpTools(ctx context.Context, env Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	off := fs.String("off", "", "switch this tool off for every agent")
 	on := fs.String("on", "", "switch this tool back on")
-	pos, w, err := parseOpen(ctx, env, fs, args)
+	srv, w, err := openServer(ctx, env, fs, args)
 	if err != nil {
 		return err
 	}
 	defer closeQuietly(w)
-	if len(pos) != 1 {
-		return usagef("want one server NAME")
-	}
-	name := pos[0]
+	name := srv.Name
 	if *off != "" || *on != "" {
 		tool, enable := *off, false
 		if *on != "" {
@@ -335,9 +345,6 @@ func mcpTools(ctx context.Context, env Env, args []string) error {
 		}
 		fmt.Fprintf(env.Stdout, "%s/%s: %s\n", name, tool, map[bool]string{true: "on", false: "off"}[enable])
 		return nil
-	}
-	if _, err := w.MCP().Store().Get(ctx, name); errors.Is(err, mcp.ErrNotFound) {
-		return usagef("%v", err)
 	}
 	if err := w.MCP().Start(ctx, name); err != nil {
 		return err
@@ -379,23 +386,17 @@ func statusOf(ctx context.Context, w *warren.Warren, name string) (mcp.Status, b
 func mcpLogs(ctx context.Context, env Env, args []string) error {
 	fs := flag.NewFlagSet("mcp logs", flag.ContinueOnError)
 	n := fs.Int("n", 50, "number of lines")
-	pos, w, err := parseOpen(ctx, env, fs, args)
+	srv, w, err := openServer(ctx, env, fs, args)
 	if err != nil {
 		return err
 	}
 	defer closeQuietly(w)
-	if len(pos) != 1 {
-		return usagef("want one server NAME")
-	}
-	if _, err := w.MCP().Store().Get(ctx, pos[0]); errors.Is(err, mcp.ErrNotFound) {
-		return usagef("%v", err)
-	}
-	lines, err := mcp.ReadLog(w.MCPLogDir(), pos[0], *n)
+	lines, err := mcp.ReadLog(w.MCPLogDir(), srv.Name, *n)
 	if err != nil {
 		return err
 	}
 	if len(lines) == 0 {
-		fmt.Fprintf(env.Stderr, "no log lines yet for %s (stdio servers log their stderr here once started)\n", pos[0])
+		fmt.Fprintf(env.Stderr, "no log lines yet for %s (stdio servers log their stderr here once started)\n", srv.Name)
 	}
 	for _, l := range lines {
 		fmt.Fprintln(env.Stdout, l)
