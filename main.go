@@ -65,7 +65,7 @@ func runWindow(ctx context.Context, dataDir string) int {
 		return cli.ExitError
 	}
 	defer func() { _ = core.Close() }()
-	bound := app.New(core, app.Options{Emit: wruntime.EventsEmit, Dialog: questionDialog})
+	bound := app.New(core, app.Options{Emit: wruntime.EventsEmit, Dialog: questionDialog, SaveFile: saveFileDialog})
 	err = wails.Run(&options.App{
 		Title:            "Warren",
 		Width:            1180,
@@ -116,4 +116,9 @@ func questionDialog(ctx context.Context, title, message string) (string, error) 
 		Type: wruntime.QuestionDialog, Title: title, Message: message,
 		Buttons: []string{"Yes", "No"}, DefaultButton: "No", CancelButton: "No",
 	})
+}
+
+// saveFileDialog asks where to save a file with the native dialog.
+func saveFileDialog(ctx context.Context, title, name string) (string, error) {
+	return wruntime.SaveFileDialog(ctx, wruntime.SaveDialogOptions{Title: title, DefaultFilename: name})
 }

@@ -9,12 +9,24 @@ import (
 
 	"github.com/warren-dev/warren/backend/approvals"
 	"github.com/warren-dev/warren/backend/events"
+	"github.com/warren-dev/warren/backend/mcp"
+	"github.com/warren-dev/warren/backend/mcp/mcpconfig"
 	"github.com/warren-dev/warren/backend/warren"
 	"github.com/warren-dev/warren/policy"
 )
 
-// EventTool is the Wails event name carrying tool lifecycle events.
-const EventTool = "tool:event"
+// Wails event names the UI subscribes to; dispatch picks one by topic.
+const (
+	// EventTool carries tool lifecycle events (and any topic not listed here).
+	EventTool = "tool:event"
+	// EventSubagent carries "subagent.*" events: an agent.Task when one
+	// starts or ends, a warren.Announcement when results reach the parent.
+	EventSubagent = "subagent:event"
+	// EventMessage carries "message.*" events: messages agents send the user.
+	EventMessage = "message:event"
+	// EventMCP carries "mcp.status" events, their payload an mcp.Status.
+	EventMCP = "mcp:event"
+)
 
 // Emitter sends an event to the UI. It is swappable because Wails runtime
 // calls made outside a running window kill the process (PLATFORM_NOTES).
@@ -22,9 +34,11 @@ type Emitter func(ctx context.Context, name string, data ...any)
 
 // App is bound to the window; every exported method is callable from the UI.
 type App struct {
-	core   *warren.Warren
-	emit   Emitter
-	dialog Dialog
+	core        *warren.Warren
+	emit        Emitter
+	dialog      Dialog
+	saveFile    SaveFileDialog
+	claudePaths mcpconfig.PathOptions
 
 	mu        sync.Mutex
 	ctx       context.Context
@@ -36,11 +50,17 @@ type App struct {
 type Options struct {
 	Emit   Emitter
 	Dialog Dialog
+	// SaveFile is the native save dialog (MCP export); nil offers none.
+	SaveFile SaveFileDialog
+	// ClaudeDesktop locates Claude Desktop's config for the first-run
+	// import offer; the zero value means this machine.
+	ClaudeDesktop mcpconfig.PathOptions
 }
 
 // New returns the bound surface over core.
 func New(core *warren.Warren, opts Options) *App {
-	return &App{core: core, emit: opts.Emit, dialog: opts.Dialog, ctx: context.Background()}
+	return &App{core: core, emit: opts.Emit, dialog: opts.Dialog, saveFile: opts.SaveFile, claudePaths: opts.ClaudeDesktop,
+		ctx: context.Background()}
 }
 
 // Startup is called by Wails when the window is ready; it starts forwarding
@@ -54,6 +74,8 @@ func (a *App) Startup(ctx context.Context) {
 	go a.forward(fwdCtx, ch)
 	// Scheduled agent runs (cron) belong to the window's lifetime.
 	go func() { _ = a.core.RunScheduler(fwdCtx) }()
+	// So do the enabled MCP servers.
+	go func() { _ = a.core.RunMCP(fwdCtx) }()
 }
 
 func (a *App) forward(ctx context.Context, ch <-chan events.Event) {
@@ -70,15 +92,34 @@ func (a *App) forward(ctx context.Context, ch <-chan events.Event) {
 	}
 }
 
+// eventName is the Wails event a core topic is forwarded under.
+func eventName(topic events.Topic) string {
+	switch t := string(topic); {
+	case topic == warren.TopicRunEvent:
+		return EventAgent
+	case strings.HasPrefix(t, "approval."):
+		return EventApproval
+	case strings.HasPrefix(t, "subagent."):
+		return EventSubagent
+	case strings.HasPrefix(t, "message."):
+		return EventMessage
+	case topic == mcp.TopicStatus:
+		return EventMCP
+	}
+	return EventTool
+}
+
 // dispatch forwards one core event to the UI under its Wails event name and
 // pops the native dialog for approval requests.
 func (a *App) dispatch(ctx context.Context, ev events.Event) {
-	name := EventTool
-	if strings.HasPrefix(string(ev.Topic), "approval.") {
-		name = EventApproval
+	var data any = ev
+	if ev.Topic == warren.TopicRunEvent {
+		// A turn Warren started itself (answering subagent results): its
+		// payload already has the shape of the runs SendMessage streams.
+		data = ev.Payload
 	}
 	if a.emit != nil {
-		a.emit(ctx, name, ev)
+		a.emit(ctx, eventName(ev.Topic), data)
 	}
 	if req, ok := ev.Payload.(approvals.Request); ok && ev.Topic == approvals.TopicRequested {
 		go a.showApprovalDialog(ctx, req)

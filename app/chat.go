@@ -70,7 +70,7 @@ func (a *App) DeleteSession(id string) error { return a.core.Sessions().Delete(a
 func (a *App) Agents() ([]store.Agent, error) { return a.core.Store().ListAgents(a.context()) }
 
 // SaveAgent creates or updates an agent.
-func (a *App) SaveAgent(ag store.Agent) error { return a.core.Store().PutAgent(a.context(), ag) }
+func (a *App) SaveAgent(ag store.Agent) error { return a.core.SaveAgent(a.context(), ag) }
 
 // DeleteAgent removes an agent (the default agent cannot be removed).
 func (a *App) DeleteAgent(key string) error {
@@ -103,4 +103,14 @@ func (a *App) DeleteModelProvider(name string) error {
 // TestModelProvider connects to a provider and lists the models it serves.
 func (a *App) TestModelProvider(name string) ([]llm.Model, error) {
 	return a.core.TestProvider(a.context(), name)
+}
+
+// Subagents lists the subagents a session started, oldest first.
+func (a *App) Subagents(session string) []agent.Task { return a.core.SubagentTasks(session) }
+
+// CancelSubagent stops a running subagent of session and waits until it
+// has stopped; false when it was not running.
+func (a *App) CancelSubagent(session, id string) (bool, error) {
+	ids, err := a.core.CancelSubagent(session, id)
+	return len(ids) > 0, err
 }

@@ -9,11 +9,9 @@
 //        LLMSERVE_BIN    cassette server (default build/bin/llmserve)
 //        E2E_OUT         where screenshots and logs go (default build/e2e)
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launchChromium, log, onCleanup, openWarrenPage, repoRoot, startWarren, suite } from './lib.mjs';
+import { launchChromium, log, openWarrenPage, repoRoot, startLlmserve, startWarren, suite } from './lib.mjs';
 
 const bin = path.resolve(repoRoot, process.env.WARREN_DEV_BIN || 'build/bin/warren-dev');
 const llmserve = path.resolve(repoRoot, process.env.LLMSERVE_BIN || 'build/bin/llmserve');
@@ -28,46 +26,8 @@ const t = suite('chat', { outDir });
 const step = t.step;
 let page;
 
-/** Starts llmserve in its own process group and resolves to the URL it prints. */
-async function startLlmserve() {
-  if (!fs.existsSync(llmserve)) throw new Error(`${llmserve} is missing: run scripts/e2e.sh, which builds it`);
-  const logFile = path.join(outDir, 'llmserve.log');
-  const err = fs.openSync(logFile, 'w');
-  const child = spawn(llmserve, ['-cassette', cassette, '-addr', '127.0.0.1:0'], { detached: true, stdio: ['ignore', 'pipe', err] });
-  fs.closeSync(err);
-  onCleanup(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, 'exit');
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      return;
-    }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-  });
-  let buf = '';
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`llmserve printed no URL in 15 s (see ${logFile})`)), 15000);
-    child.stdout.on('data', (d) => {
-      buf += d;
-      const m = /^(http:\/\/\S+)\n/m.exec(buf);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`llmserve exited with ${code} (see ${logFile})`));
-    });
-  });
-  child.removeAllListeners('exit');
-  log(`llmserve replays ${path.relative(repoRoot, cassette)} at ${url}`);
-  return url;
-}
-
 async function main() {
-  const url = await startLlmserve();
+  const url = await startLlmserve({ bin: llmserve, cassette, outDir });
   const { addr, appLog, home } = await startWarren({ bin, outDir, logName: 'app-chat.log' });
   t.appLog = appLog;
   const ws = path.join(home, 'workspace');

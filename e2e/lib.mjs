@@ -298,3 +298,36 @@ export function suite(name, { outDir }) {
   };
   return s;
 }
+
+/**
+ * Starts llmserve (the scripted OpenAI-compatible model) replaying cassette
+ * in its own process group and resolves to the root URL it prints; clients
+ * use URL + "/v1". Its log (cassette mismatches) goes to outDir.
+ */
+export async function startLlmserve({ bin, cassette, outDir, logName = 'llmserve.log' }) {
+  if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: run scripts/e2e.sh, which builds it`);
+  const logFile = path.join(outDir, logName);
+  const err = fs.openSync(logFile, 'w');
+  const child = spawn(bin, ['-cassette', cassette, '-addr', '127.0.0.1:0'], { detached: true, stdio: ['ignore', 'pipe', err] });
+  fs.closeSync(err);
+  onCleanup(() => killGroup(child, 'llmserve'));
+  let buf = '';
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`llmserve printed no URL in 15 s (see ${logFile})`)), 15000);
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const m = /^(http:\/\/\S+)\n/m.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`llmserve exited with ${code} (see ${logFile})`));
+    });
+  });
+  child.removeAllListeners('exit');
+  log(`llmserve replays ${path.relative(repoRoot, cassette)} at ${url}`);
+  return url;
+}

@@ -8,6 +8,12 @@
 #                           custom tools
 #   e2e/chat.e2e.mjs        providers, agents and Chat against a scripted
 #                           model (llmserve replaying e2e/cassettes/chat.json)
+#   e2e/schedules.e2e.mjs   Schedules (create, validation, run now, pause,
+#                           delete), a message from the agent as a toast and
+#                           a chat notice, and a subagent in the Chat strip
+#                           (e2e/cassettes/schedules.json)
+#   e2e/mcp.e2e.mjs         the MCP tab against the real server-everything
+#                           over stdio: add, test, tools, kill → reconnect
 # Expects frontend/dist to be built (make e2e does that first). Runs every
 # script even when one fails; exits non-zero if any failed. The node scripts
 # always stop the processes they started.
@@ -27,7 +33,7 @@ echo "e2e: go build -o build/bin/llmserve ./backend/llm/llmtest/cmd/llmserve"
 go build -o build/bin/llmserve ./backend/llm/llmtest/cmd/llmserve
 echo "e2e: built in $(( $(date +%s) - start )) s"
 
-scripts=(e2e/inventory.e2e.mjs e2e/approvals.e2e.mjs e2e/chat.e2e.mjs)
+scripts=(e2e/inventory.e2e.mjs e2e/approvals.e2e.mjs e2e/chat.e2e.mjs e2e/schedules.e2e.mjs e2e/mcp.e2e.mjs)
 failed=()
 for script in "${scripts[@]}"; do
   t0=$(date +%s)

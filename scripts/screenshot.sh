@@ -4,6 +4,14 @@
 # "Warren" window, gives the page ~3 s to render the inventory, then grabs
 # the screen with ImageMagick's `import`. Writes docs/screenshots/window.png.
 # Expects build/bin/warren (make screenshot builds it first).
+#
+# ACTIONS drives the window before the shot, one xdotool step a line:
+#   key KEYS…   press keys (xdotool names: alt+7, Tab, Return, ctrl+Return)
+#   type TEXT   type text
+#   sleep S     wait S seconds
+# e.g. the Schedules screen with its form filled in:
+#   ACTIONS=$'key alt+7\nkey Tab Tab Return\ntype Morning digest\nkey Tab Tab\ntype 0 9 * * 1-5' \
+#     ./scripts/screenshot.sh build/screenshots/schedules-form.png
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -51,6 +59,24 @@ awk -v w="$win" -v s="$start" -v e="$(date +%s.%N)" -v d="$DISPLAY" 'BEGIN { pri
 # Fill the screen so the shot shows the window, not a black margin.
 xdotool windowmove "$win" 0 0 windowsize "$win" "${size%x*}" "${size#*x}" 2>/dev/null || true
 sleep "${SETTLE:-3}"
+if [[ -n ${ACTIONS:-} ]]; then
+  # No window manager runs here: give the window the keyboard focus
+  # ourselves, then send real (XTEST) input to it.
+  xdotool windowfocus --sync "$win" 2>/dev/null || true
+  while IFS= read -r step; do
+    case $step in
+      key\ *) read -ra keys <<<"${step#key }"; xdotool key --delay 60 "${keys[@]}" ;;
+      type\ *) xdotool type --delay 25 "${step#type }" ;;
+      sleep\ *) sleep "${step#sleep }" ;;
+      '') ;;
+      *) echo "screenshot: unknown ACTIONS step: $step" >&2; exit 1 ;;
+    esac
+    sleep 0.3
+  done <<<"$ACTIONS"
+  # Focusing may have let GTK place the window again.
+  xdotool windowmove "$win" 0 0 2>/dev/null || true
+  sleep 1
+fi
 
 mkdir -p "$(dirname "$out")"
 import -window root -define png:exclude-chunks=date,time "$out"

@@ -73,7 +73,7 @@ func (m *Manager) bridge(srv Server, t mcp.Tool) (*bridged, error) {
 		Description:     fmt.Sprintf("[MCP %s] %s", srv.Name, firstLine(desc)),
 		LongDescription: desc,
 		Schema:          schema,
-		Danger:          dangerOf(t.Annotations),
+		Danger:          DangerOf(t.Annotations),
 		Class:           tools.ClassStatic,
 	}}, nil
 }
@@ -88,9 +88,9 @@ func firstLine(s string) string {
 	return s
 }
 
-// dangerOf maps the server's own hints; they are hints, so an unmarked tool
-// is a warning, not safe.
-func dangerOf(a mcp.ToolAnnotation) tools.DangerLevel {
+// DangerOf maps a tool's own hints to a danger level; they are hints, so an
+// unmarked tool is a warning, not safe.
+func DangerOf(a mcp.ToolAnnotation) tools.DangerLevel {
 	switch {
 	case a.DestructiveHint != nil && *a.DestructiveHint:
 		return tools.DangerDangerous

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os/exec"
 	"sort"
 	"sync"
@@ -102,7 +103,10 @@ type Manager struct {
 
 	mu      sync.Mutex
 	servers map[string]*supervised
-	wg      sync.WaitGroup
+	// held servers were stopped by hand: Sync does not start them again
+	// until Start or Restart.
+	held map[string]bool
+	wg   sync.WaitGroup
 }
 
 // supervised is one server with its supervisor goroutine.
@@ -137,7 +141,7 @@ func NewManager(opts Options) *Manager {
 		opts.Backoff = DefaultBackoff
 	}
 	life, stop := context.WithCancel(context.Background())
-	return &Manager{opts: opts, life: life, stop: stop, servers: map[string]*supervised{}}
+	return &Manager{opts: opts, life: life, stop: stop, servers: map[string]*supervised{}, held: map[string]bool{}}
 }
 
 // Store returns the server store.
@@ -178,8 +182,20 @@ func (m *Manager) Start(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
+	m.mu.Lock()
+	delete(m.held, name)
+	m.mu.Unlock()
 	m.start(srv)
 	return nil
+}
+
+// Hold stops a server by hand: it stays stopped, even if enabled, until
+// Start or Restart (or Warren starts again).
+func (m *Manager) Hold(name string) {
+	m.mu.Lock()
+	m.held[name] = true
+	m.mu.Unlock()
+	m.Stop(name)
 }
 
 // Restart stops and starts a server with its stored configuration; a
@@ -190,6 +206,9 @@ func (m *Manager) Restart(ctx context.Context, name string) error {
 		return err
 	}
 	m.Stop(name)
+	m.mu.Lock()
+	delete(m.held, name)
+	m.mu.Unlock()
 	m.start(srv)
 	return nil
 }
@@ -246,8 +265,11 @@ func (m *Manager) Sync(ctx context.Context, startEnabled bool) error {
 		}
 	}
 	if startEnabled {
+		m.mu.Lock()
+		held := maps.Clone(m.held)
+		m.mu.Unlock()
 		for _, srv := range want {
-			if _, ok := running[srv.Name]; !ok && srv.Enabled {
+			if _, ok := running[srv.Name]; !ok && srv.Enabled && !held[srv.Name] {
 				m.start(srv)
 			}
 		}

@@ -359,3 +359,38 @@ func TestCallTimeoutSaysSo(t *testing.T) {
 		t.Fatalf("call after timeout = %v, %v", res, err)
 	}
 }
+
+// A server stopped by hand stays stopped when the store is synced again.
+func TestHoldSurvivesSync(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newFixture(t)
+	f.save(t, Server{Name: "held", Transport: TransportStdio, Command: "sh", Args: []string{"-c", "sleep 30"}, Enabled: true})
+	m := f.manager(t, Options{})
+	state := func() State {
+		sts, err := m.Statuses(ctx)
+		if err != nil || len(sts) != 1 {
+			t.Fatalf("statuses = %+v, %v", sts, err)
+		}
+		return sts[0].State
+	}
+	if err := m.Sync(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if state() == StateStopped {
+		t.Fatal("Sync did not start the enabled server")
+	}
+	m.Hold("held")
+	if err := m.Sync(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := state(); got != StateStopped {
+		t.Fatalf("held server is %s after Sync", got)
+	}
+	if err := m.Start(ctx, "held"); err != nil {
+		t.Fatal(err)
+	}
+	if state() == StateStopped {
+		t.Fatal("Start did not release the hold")
+	}
+}

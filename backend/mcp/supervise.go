@@ -41,7 +41,9 @@ func (m *Manager) supervise(ctx context.Context, s *supervised) {
 				return
 			}
 			m.opts.Logger.Warn("mcp server lost", "server", s.cfg.Name, "err", err)
-			m.update(s, func(st *Status) { st.Restarts++ })
+			s.mu.Lock()
+			s.status.Restarts++ // published with the reconnecting state below
+			s.mu.Unlock()
 		}
 		attempt++
 		if attempt > m.opts.Backoff.Attempts {

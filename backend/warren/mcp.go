@@ -346,12 +346,8 @@ func (w *Warren) MCPServerTools(ctx context.Context, name string) ([]MCPToolView
 	}
 	out := make([]MCPToolView, 0, len(ts))
 	for _, t := range ts {
-		v := MCPToolView{Name: t.Name, Registered: mcp.ToolName(prefix, t.Name), Description: t.Description,
-			Enabled: !slices.Contains(srv.ToolDeny, t.Name), Danger: "warning"}
-		if reg, ok := w.registry.Get(v.Registered); ok {
-			v.Danger = reg.Info().Danger.String()
-		}
-		out = append(out, v)
+		out = append(out, MCPToolView{Name: t.Name, Registered: mcp.ToolName(prefix, t.Name), Description: t.Description,
+			Enabled: !slices.Contains(srv.ToolDeny, t.Name), Danger: mcp.DangerOf(t.Annotations).String()})
 	}
 	return out, nil
 }

@@ -7,6 +7,13 @@ import type {
   AgentEvent,
   ChatMessage,
   ChatSession,
+  CronJob,
+  CronJobInput,
+  MessageEvent,
+  SubagentAnnouncement,
+  SubagentEvent,
+  SubagentTask,
+  UserMessage,
   LlmModel,
   ModelProvider,
   ApprovalDecision,
@@ -18,10 +25,13 @@ import type {
   CallResult,
   CustomTool,
   Explanation,
+  McpServer,
+  McpStatus,
   SandboxStatus,
   ToolEvent,
   ToolInfo,
 } from '../src/lib/types';
+import { mcpFake, type McpFakeState } from './fakeMcp';
 
 type Base = Omit<ToolInfo, 'allowed' | 'reason'>;
 
@@ -195,6 +205,71 @@ export interface FakeState {
   history: Record<string, ChatMessage[]>;
   /** Run ids handed out by sendMessage, oldest first. */
   runs: string[];
+  cron: CronJob[];
+  /** Subagents by parent session, as app.Subagents lists them. */
+  subagents: Record<string, SubagentTask[]>;
+}
+
+const ZERO_TIME = '0001-01-01T00:00:00Z';
+
+export function makeJob(over: Partial<CronJob> = {}): CronJob {
+  return {
+    id: 'cron-1',
+    agent: 'default',
+    name: 'Morning digest',
+    schedule: '0 9 * * 1-5',
+    prompt: 'Summarise my notes.',
+    enabled: true,
+    next_run: new Date(Date.now() + 3_600_000).toISOString(),
+    last_run: ZERO_TIME,
+    created: '2026-03-01T08:00:00Z',
+    updated: '2026-03-01T08:00:00Z',
+    ...over,
+  };
+}
+
+export function makeTask(over: Partial<SubagentTask> = {}): SubagentTask {
+  return {
+    id: 'sub-1',
+    label: 'research',
+    task: 'Find out what X is',
+    parent_session: 'sess-1',
+    agent: 'default',
+    depth: 1,
+    status: 'running',
+    started: new Date(Date.now() - 5000).toISOString(),
+    ...over,
+  };
+}
+
+export function makeMessage(over: Partial<UserMessage> = {}): UserMessage {
+  return {
+    id: 'msg-1',
+    agent: 'default',
+    session: 'sess-1',
+    title: 'Backup finished',
+    text: 'All 3 folders were copied.',
+    level: 'success',
+    at: new Date().toISOString(),
+    ...over,
+  };
+}
+
+/** Like backend/cron's parser, roughly: enough to produce its kinds of errors. */
+function scheduleError(schedule: string): string | null {
+  const s = schedule.trim();
+  if (!s) return 'empty schedule: use a 5-field cron expression such as "*/15 * * * *" or "at 2026-05-01T09:00:00Z"';
+  if (/^at /i.test(s)) {
+    const t = Date.parse(s.slice(3));
+    if (Number.isNaN(t)) return `one-shot schedule ${JSON.stringify(s)}: time must be RFC3339 such as 2026-05-01T09:00:00Z`;
+    return t <= Date.now() ? 'that time has already passed; pick a time in the future' : null;
+  }
+  if (s.startsWith('@')) return null;
+  const f = s.split(/\s+/);
+  if (f.length !== 5) return `cron expression ${JSON.stringify(s)} has ${f.length} fields, want 5: minute hour day-of-month month day-of-week`;
+  const m = Number(f[0]);
+  if (/^\d+$/.test(f[0]) && m > 59) return `minute field ${JSON.stringify(f[0])}: value ${m} out of range 0-59`;
+  return null;
 }
 
 export function makeAgent(over: Partial<Agent> = {}): Agent {
@@ -221,7 +296,21 @@ export interface FakeApi extends WarrenApi {
   emitAgent(ev: Partial<AgentEvent> & Pick<AgentEvent, 'kind'>): void;
   /** Publishes a new request the way the Go service does. */
   request(over?: Partial<ApprovalRequest>): ApprovalRequest;
+  /** Delivers a "subagent.started"/"subagent.done" event (topic from the status when omitted). */
+  emitSubagent(task: SubagentTask, topic?: 'subagent.started' | 'subagent.done'): void;
+  /** Delivers a "subagent.announced" event. */
+  emitAnnouncement(a: SubagentAnnouncement): void;
+  /** Delivers a "message.user" event. */
+  emitMessage(m: UserMessage): void;
+  /** Ends a job's run the way the scheduler records it. */
+  finishCronRun(id: string, status: 'ok' | 'error', result: string, session?: string): void;
   state: FakeState;
+  /** MCP servers, statuses, grants… (tests/fakeMcp.ts). */
+  mcp: McpFakeState;
+  /** Publishes an "mcp:event" status change (merged into the server's last status). */
+  emitMcp(st: Partial<McpStatus> & { name: string }, time?: string): void;
+  /** Adds a stored, running server with its tools. */
+  seedMcpServer(...args: Parameters<ReturnType<typeof mcpFake>['addServer']>): McpServer;
 }
 
 type Fns = { [K in keyof WarrenApi]: ReturnType<typeof vi.fn> & WarrenApi[K] };
@@ -246,7 +335,17 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     sessions: [],
     history: {},
     runs: [],
+    cron: [],
+    subagents: {},
   };
+  const subagentListeners = new Set<(ev: SubagentEvent) => void>();
+  const messageListeners = new Set<(ev: MessageEvent) => void>();
+  let cronSeq = 0;
+  function job(id: string): CronJob {
+    const j = state.cron.find((x) => x.id === id);
+    if (!j) throw `cron job not found: ${id}`;
+    return j;
+  }
   let agentListener: ((ev: AgentEvent) => void) | null = null;
   let runSeq = 0;
   let listener: ((ev: ToolEvent) => void) | null = null;
@@ -254,6 +353,7 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
   const waiters = new Map<string, (d: ApprovalDecision) => void>();
   let auditId = 0;
   let patternId = 0;
+  const mcp = mcpFake();
 
   function publishRequest(over: Partial<ApprovalRequest> = {}): ApprovalRequest {
     const req = makeRequest(over);
@@ -300,6 +400,10 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
 
   const api = {
     state,
+    ...mcp.methods,
+    mcp: mcp.state,
+    emitMcp: mcp.emitMcp,
+    seedMcpServer: mcp.addServer,
     tools: vi.fn(async (profile: string, _agent: string) => toolsFor(profile || state.active)),
     profiles: vi.fn(async () => ['full', 'coding', 'messaging', 'minimal']),
     activeProfile: vi.fn(async () => state.active),
@@ -422,6 +526,85 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     }),
     emitAgent(ev: Partial<AgentEvent> & Pick<AgentEvent, 'kind'>) {
       agentListener?.({ run_id: state.runs[state.runs.length - 1] ?? '', session: '', ...ev });
+    },
+
+    subagents: vi.fn(async (session: string) => structuredClone(state.subagents[session] ?? [])),
+    cancelSubagent: vi.fn(async (session: string, id: string) => {
+      const t = (state.subagents[session] ?? []).find((x) => x.id === id);
+      if (!t) throw `no subagent ${JSON.stringify(id)} of this session`;
+      if (t.status !== 'running') return false;
+      Object.assign(t, { status: 'cancelled', ended: new Date().toISOString() });
+      for (const fn of subagentListeners) fn({ topic: 'subagent.done', time: new Date().toISOString(), payload: structuredClone(t) });
+      return true;
+    }),
+    onSubagentEvent: vi.fn((handler: (ev: SubagentEvent) => void) => {
+      subagentListeners.add(handler);
+      return () => subagentListeners.delete(handler);
+    }),
+    emitSubagent(task: SubagentTask, topic?: 'subagent.started' | 'subagent.done') {
+      const list = (state.subagents[task.parent_session] ??= []);
+      const i = list.findIndex((x) => x.id === task.id);
+      if (i >= 0) list[i] = structuredClone(task);
+      else list.push(structuredClone(task));
+      const ev: SubagentEvent = {
+        topic: topic ?? (task.status === 'running' ? 'subagent.started' : 'subagent.done'),
+        time: new Date().toISOString(),
+        payload: structuredClone(task),
+      };
+      for (const fn of subagentListeners) fn(ev);
+    },
+    emitAnnouncement(a: SubagentAnnouncement) {
+      for (const fn of subagentListeners) fn({ topic: 'subagent.announced', time: new Date().toISOString(), payload: structuredClone(a) });
+    },
+    onMessageEvent: vi.fn((handler: (ev: MessageEvent) => void) => {
+      messageListeners.add(handler);
+      return () => messageListeners.delete(handler);
+    }),
+    emitMessage(m: UserMessage) {
+      for (const fn of messageListeners) fn({ topic: 'message.user', time: m.at, payload: structuredClone(m) });
+    },
+
+    cronJobs: vi.fn(async () => structuredClone(state.cron)),
+    // Like warren.AddCronJob: every field problem at once, one "field: message" line each.
+    addCronJob: vi.fn(async (in_: CronJobInput) => {
+      const errs: string[] = [];
+      if (!in_.agent.trim()) errs.push('agent: choose the agent that runs the prompt');
+      else if (!state.agents.some((a) => a.key === in_.agent)) errs.push(`agent: no agent ${JSON.stringify(in_.agent)}`);
+      if (in_.name.length > 100) errs.push(`name: ${in_.name.length} characters is too long (at most 100)`);
+      const se = scheduleError(in_.schedule);
+      if (se) errs.push(`schedule: ${se}`);
+      if (!in_.prompt.trim()) errs.push('prompt: write the instruction the agent runs');
+      if (errs.length) throw errs.join('\n');
+      const id = `cron-${++cronSeq}`;
+      const j = makeJob({ ...in_, id, name: in_.name.trim() || id });
+      state.cron = [...state.cron, j].sort((a, b) => a.name.localeCompare(b.name));
+      return structuredClone(j);
+    }),
+    cronSchedulePreview: vi.fn(async (schedule: string, n: number) => {
+      const se = scheduleError(schedule);
+      if (se) throw `schedule: ${se}`;
+      const base = /^at /i.test(schedule.trim()) ? Date.parse(schedule.trim().slice(3)) : Date.now() + 3_600_000;
+      return Array.from({ length: /^at /i.test(schedule.trim()) ? 1 : n }, (_, i) => new Date(base + i * 86_400_000).toISOString());
+    }),
+    setCronJobEnabled: vi.fn(async (id: string, on: boolean) => {
+      const j = job(id);
+      Object.assign(j, { enabled: on, next_run: on ? new Date(Date.now() + 3_600_000).toISOString() : ZERO_TIME });
+      return structuredClone(j);
+    }),
+    deleteCronJob: vi.fn(async (id: string) => {
+      job(id);
+      state.cron = state.cron.filter((j) => j.id !== id);
+    }),
+    // Like the scheduler picking the job up at once: it is running until finishCronRun.
+    runCronJobNow: vi.fn(async (id: string) => {
+      const j = job(id);
+      if (j.last_status === 'running') throw `cron job is already running: ${j.name}`;
+      if (!j.enabled) throw `cron job is disabled: enable ${j.name} to run it`;
+      Object.assign(j, { last_status: 'running', last_run: new Date().toISOString(), last_result: '' });
+      return structuredClone(j);
+    }),
+    finishCronRun(id: string, status: 'ok' | 'error', result: string, session = '') {
+      Object.assign(job(id), { last_status: status, last_result: result, last_session: session, next_run: new Date(Date.now() + 86_400_000).toISOString() });
     },
 
     agents: vi.fn(async () => structuredClone(state.agents)),

@@ -7,6 +7,11 @@ import type {
   AgentEvent,
   ChatMessage,
   ChatSession,
+  CronJob,
+  CronJobInput,
+  MessageEvent,
+  SubagentEvent,
+  SubagentTask,
   LlmModel,
   ModelProvider,
   ApprovalDecision,
@@ -21,6 +26,16 @@ import type {
   SandboxStatus,
   ToolEvent,
   ToolInfo,
+  ClaudeDesktopOffer,
+  McpAccessRequest,
+  McpAgentAccess,
+  McpEvent,
+  McpGrant,
+  McpImportReport,
+  McpServer,
+  McpServerView,
+  McpTestResult,
+  McpTool,
 } from './types';
 
 export interface WarrenApi {
@@ -73,6 +88,29 @@ export interface WarrenApi {
   /** Subscribes to agent run events; returns the unsubscribe function. */
   onAgentEvent(handler: (ev: AgentEvent) => void): () => void;
 
+  /** The subagents a session started, oldest first. */
+  subagents(session: string): Promise<SubagentTask[]>;
+  /** Stops a running subagent of session; false when it was not running. */
+  cancelSubagent(session: string, id: string): Promise<boolean>;
+  /** Subscribes to subagent starts and ends; returns the unsubscribe function. */
+  onSubagentEvent(handler: (ev: SubagentEvent) => void): () => void;
+  /** Subscribes to messages agents send the user; returns the unsubscribe function. */
+  onMessageEvent(handler: (ev: MessageEvent) => void): () => void;
+
+  /** Every agent's scheduled jobs, by name. */
+  cronJobs(): Promise<CronJob[]>;
+  /**
+   * Stores a new enabled job. Rejects with one "field: message" line per
+   * problem (agent, name, schedule, prompt); see parseFieldErrors.
+   */
+  addCronJob(job: CronJobInput): Promise<CronJob>;
+  /** The next n runs (RFC 3339) of a schedule; rejects with "schedule: …". */
+  cronSchedulePreview(schedule: string, n: number): Promise<string[]>;
+  setCronJobEnabled(id: string, on: boolean): Promise<CronJob>;
+  deleteCronJob(id: string): Promise<void>;
+  /** Makes an enabled job due now; cronJobs() shows it running, then its result. */
+  runCronJobNow(id: string): Promise<CronJob>;
+
   agents(): Promise<Agent[]>;
   saveAgent(agent: Agent): Promise<void>;
   deleteAgent(key: string): Promise<void>;
@@ -81,6 +119,51 @@ export interface WarrenApi {
   deleteModelProvider(name: string): Promise<void>;
   /** Connects to a saved provider and lists its models. */
   testModelProvider(name: string): Promise<LlmModel[]>;
+
+  /** Every MCP server with its live status, by name. */
+  mcpServers(): Promise<McpServerView[]>;
+  /** Stores a new server (fails when the name is taken); an enabled one starts. */
+  addMcpServer(srv: McpServer): Promise<void>;
+  /** Saves an edited server: env/header values given replace, "" deletes, absent keys stay. */
+  updateMcpServer(srv: McpServer): Promise<void>;
+  deleteMcpServer(name: string): Promise<void>;
+  setMcpServerEnabled(name: string, on: boolean): Promise<void>;
+  startMcpServer(name: string): Promise<void>;
+  stopMcpServer(name: string): Promise<void>;
+  restartMcpServer(name: string): Promise<void>;
+  /** Connects once to a configuration (saved or not) and lists its tools; never rejects for a failed connection. */
+  testMcpServer(srv: McpServer): Promise<McpTestResult>;
+  /** A running server's tools with their on/off switch; rejects when it is not running. */
+  mcpServerTools(name: string): Promise<McpTool[]>;
+  setMcpToolEnabled(server: string, tool: string, on: boolean): Promise<void>;
+  /** The last lines of a server's stderr log. */
+  mcpServerLogs(name: string, lines: number): Promise<string[]>;
+  /** Grants ("" = every server's). */
+  mcpGrants(server: string): Promise<McpGrant[]>;
+  saveMcpGrant(g: McpGrant): Promise<void>;
+  deleteMcpGrant(server: string, scope: string, subject: string): Promise<void>;
+  /** Access requests with status ("" = all), newest first. */
+  mcpAccessRequests(status: string): Promise<McpAccessRequest[]>;
+  requestMcpAccess(r: Omit<McpAccessRequest, 'id' | 'status' | 'created_at'>): Promise<number>;
+  /** Approving creates the grant. */
+  reviewMcpRequest(id: number, approve: boolean, note: string): Promise<void>;
+  /** Imports an mcpServers JSON (Claude Desktop, Cursor, VS Code). */
+  importMcpServers(text: string, replace: boolean): Promise<McpImportReport>;
+  /** The servers as a Claude Desktop mcpServers JSON, secrets included. */
+  exportMcpServers(): Promise<string>;
+  /** Whether saveMcpExport has a native save dialog. */
+  canSaveFiles(): Promise<boolean>;
+  /** Asks where to save the export and writes it; "" when cancelled. */
+  saveMcpExport(): Promise<string>;
+  /** The first-run offer to import Claude Desktop's servers; null when none. */
+  claudeDesktopOffer(): Promise<ClaudeDesktopOffer | null>;
+  /** Imports (accept) or dismisses the offer; it is not shown again. */
+  answerClaudeDesktopOffer(accept: boolean): Promise<McpImportReport>;
+  mcpAgentAccess(server: string): Promise<McpAgentAccess>;
+  /** Adds or removes the also-allow entry group:mcp:NAME. */
+  setMcpOffered(server: string, on: boolean): Promise<void>;
+  /** Subscribes to MCP server status changes; returns the unsubscribe function. */
+  onMcpEvent(handler: (ev: McpEvent) => void): () => void;
 }
 
 /** The event name app/ emits tool lifecycle events under. */
@@ -89,6 +172,12 @@ export const toolEventName = 'tool:event';
 export const approvalEventName = 'approval:event';
 /** The event name app/ emits agent run events under. */
 export const agentEventName = 'agent:event';
+/** The event name app/ emits "subagent.*" bus events under. */
+export const subagentEventName = 'subagent:event';
+/** The event name app/ emits "message.*" bus events under. */
+export const messageEventName = 'message:event';
+/** The event name app/ emits "mcp.status" bus events under. */
+export const mcpEventName = 'mcp:event';
 
 /** Turns a Go custom.Definition (parameters as a JSON object) into the UI's shape. */
 export function customToolFromWire(d: unknown): CustomTool {
@@ -160,6 +249,18 @@ export const wailsApi: WarrenApi = {
   deleteSession: (id) => App.DeleteSession(id),
   onAgentEvent: (handler) => subscribe(agentEventName, handler),
 
+  subagents: async (session) => ((await App.Subagents(session)) ?? []) as unknown as SubagentTask[],
+  cancelSubagent: (session, id) => App.CancelSubagent(session, id),
+  onSubagentEvent: (handler) => subscribe(subagentEventName, handler),
+  onMessageEvent: (handler) => subscribe(messageEventName, handler),
+
+  cronJobs: async () => ((await App.CronJobs()) ?? []) as unknown as CronJob[],
+  addCronJob: async (job) => (await App.AddCronJob(job as never)) as unknown as CronJob,
+  cronSchedulePreview: async (schedule, n) => (await App.CronSchedulePreview(schedule, n)) ?? [],
+  setCronJobEnabled: async (id, on) => (await App.SetCronJobEnabled(id, on)) as unknown as CronJob,
+  deleteCronJob: (id) => App.DeleteCronJob(id),
+  runCronJobNow: async (id) => (await App.RunCronJobNow(id)) as unknown as CronJob,
+
   agents: async () =>
     ((await App.Agents()) ?? []).map((a) => ({ ...a, allow: a.allow ?? [], deny: a.deny ?? [] })) as unknown as Agent[],
   saveAgent: (agent) => App.SaveAgent(agent as never),
@@ -168,6 +269,34 @@ export const wailsApi: WarrenApi = {
   saveModelProvider: (p) => App.SaveModelProvider(p as never),
   deleteModelProvider: (name) => App.DeleteModelProvider(name),
   testModelProvider: async (name) => ((await App.TestModelProvider(name)) ?? []) as unknown as LlmModel[],
+
+  mcpServers: async () => ((await App.MCPServers()) ?? []) as unknown as McpServerView[],
+  addMcpServer: (srv) => App.AddMCPServer(srv as never),
+  updateMcpServer: (srv) => App.UpdateMCPServer(srv as never),
+  deleteMcpServer: (name) => App.DeleteMCPServer(name),
+  setMcpServerEnabled: (name, on) => App.SetMCPServerEnabled(name, on),
+  startMcpServer: (name) => App.StartMCPServer(name),
+  stopMcpServer: (name) => App.StopMCPServer(name),
+  restartMcpServer: (name) => App.RestartMCPServer(name),
+  testMcpServer: async (srv) => (await App.TestMCPServer(srv as never)) as unknown as McpTestResult,
+  mcpServerTools: async (name) => ((await App.MCPServerTools(name)) ?? []) as unknown as McpTool[],
+  setMcpToolEnabled: (server, tool, on) => App.SetMCPToolEnabled(server, tool, on),
+  mcpServerLogs: async (name, lines) => (await App.MCPServerLogs(name, lines)) ?? [],
+  mcpGrants: async (server) => ((await App.MCPGrants(server)) ?? []) as unknown as McpGrant[],
+  saveMcpGrant: (g) => App.SaveMCPGrant(g as never),
+  deleteMcpGrant: (server, scope, subject) => App.DeleteMCPGrant(server, scope, subject),
+  mcpAccessRequests: async (status) => ((await App.MCPAccessRequests(status)) ?? []) as unknown as McpAccessRequest[],
+  requestMcpAccess: (r) => App.RequestMCPAccess(r as never),
+  reviewMcpRequest: (id, approve, note) => App.ReviewMCPRequest(id, approve, note),
+  importMcpServers: async (text, replace) => (await App.ImportMCPServers(text, replace)) as unknown as McpImportReport,
+  exportMcpServers: () => App.ExportMCPServers(),
+  canSaveFiles: () => App.CanSaveFiles(),
+  saveMcpExport: () => App.SaveMCPExport(),
+  claudeDesktopOffer: async () => ((await App.ClaudeDesktopOffer()) ?? null) as unknown as ClaudeDesktopOffer | null,
+  answerClaudeDesktopOffer: async (accept) => (await App.AnswerClaudeDesktopOffer(accept)) as unknown as McpImportReport,
+  mcpAgentAccess: async (server) => (await App.MCPAgentAccess(server)) as unknown as McpAgentAccess,
+  setMcpOffered: (server, on) => App.SetMCPOffered(server, on),
+  onMcpEvent: (handler) => subscribe(mcpEventName, handler),
 };
 
 function subscribe<T>(name: string, handler: (ev: T) => void): () => void {

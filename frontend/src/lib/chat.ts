@@ -1,7 +1,7 @@
 // The chat transcript as plain data: live agent events and stored session
 // history both become the same items, so a reopened session looks like the
 // run that produced it.
-import type { AgentEvent, ChatMessage, ChatSession, TokenUsage } from './types';
+import type { AgentEvent, ChatMessage, ChatSession, TokenUsage, UserMessage } from './types';
 
 export interface ToolCallView {
   id: string;
@@ -18,7 +18,9 @@ export interface ToolCallView {
 export type ChatItem =
   | { kind: 'user'; text: string }
   | { kind: 'assistant'; text: string }
-  | { kind: 'tool'; call: ToolCallView };
+  | { kind: 'tool'; call: ToolCallView }
+  /** A message an agent sent the user, or subagent results, shown apart from the conversation. */
+  | { kind: 'notice'; message: UserMessage };
 
 export interface Transcript {
   items: ChatItem[];
@@ -99,12 +101,23 @@ export function finishCalls(t: Transcript) {
   for (const it of t.items) if (it.kind === 'tool' && it.call.running) it.call.running = false;
 }
 
-/** Turns stored messages (oldest first) into transcript items. */
-export function itemsFromHistory(msgs: ChatMessage[]): ChatItem[] {
+/**
+ * Turns stored messages (oldest first) into transcript items. notices are
+ * messages received live in this window (oldest first); each goes in at its
+ * time unless the history already holds it as a stored notification.
+ */
+export function itemsFromHistory(msgs: ChatMessage[], notices: UserMessage[] = []): ChatItem[] {
   const items: ChatItem[] = [];
   const byId = new Map<string, ToolCallView>();
+  const stored = msgs.filter((m) => m.kind === 'notification').map((m) => m.content);
+  const pending = notices.filter((n) => !stored.some((c) => c.includes(n.text)));
   for (const m of msgs) {
-    if (m.role === 'user') items.push({ kind: 'user', text: m.content });
+    const at = Date.parse(m.created);
+    while (pending.length && !Number.isNaN(at) && Date.parse(pending[0].at) < at) items.push({ kind: 'notice', message: pending.shift()! });
+    if (m.kind === 'notification') items.push({ kind: 'notice', message: storedNotice(m, 'info', '') });
+    else if (m.kind === 'subagent_results') items.push({ kind: 'notice', message: storedNotice(m, 'info', 'Subagent results') });
+    else if (m.kind === 'summary') continue; // for the model; the turns it summarises are still listed
+    else if (m.role === 'user') items.push({ kind: 'user', text: m.content });
     else if (m.role === 'assistant') {
       if (m.content) items.push({ kind: 'assistant', text: m.content });
       for (const tc of m.tool_calls ?? []) {
@@ -122,7 +135,19 @@ export function itemsFromHistory(msgs: ChatMessage[]): ChatItem[] {
       }
     }
   }
+  for (const n of pending) items.push({ kind: 'notice', message: n });
   return items;
+}
+
+/** A stored notification or announcement as a notice; the message tool stores "**Title**\n\ntext". */
+function storedNotice(m: ChatMessage, level: UserMessage['level'], title: string): UserMessage {
+  let text = m.content;
+  const head = /^\*\*(.+?)\*\*\n\n/s.exec(text);
+  if (head && !title) {
+    title = head[1];
+    text = text.slice(head[0].length);
+  }
+  return { id: `stored-${m.id}`, agent: '', session: '', title, text, level, at: m.created };
 }
 
 /** The error code a stored tool result starts with ("PermissionDenied: …"), if any. */

@@ -262,6 +262,14 @@ export interface StoredToolCall {
   arguments: string;
 }
 
+/**
+ * What a stored message is beyond its role (sessions.Kind*): "" is an
+ * ordinary message; "notification" a message the agent sent the user;
+ * "summary" a system summary of earlier turns (for the model only);
+ * "subagent_results" finished subagents announced to the parent.
+ */
+export type ChatMessageKind = '' | 'notification' | 'summary' | 'subagent_results';
+
 /** sessions.Message */
 export interface ChatMessage {
   id: number;
@@ -270,6 +278,7 @@ export interface ChatMessage {
   tool_calls?: StoredToolCall[];
   tool_call_id?: string;
   name?: string;
+  kind?: ChatMessageKind | string;
   created: string;
 }
 
@@ -299,4 +308,244 @@ export interface AgentEvent {
   duration_ms?: number;
   usage?: TokenUsage;
   error?: string;
+}
+
+// ---- Subagents ("subagent:event", app.Subagents → agent.Task) ----
+
+export type SubagentStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** agent.Task: one subagent a session started. Times are RFC 3339. */
+export interface SubagentTask {
+  id: string;
+  label: string;
+  task: string;
+  /** The session that started it (the chat's session id). */
+  parent_session: string;
+  agent: string;
+  depth: number;
+  /** The child's own session, once it has one. */
+  session?: string;
+  status: SubagentStatus | string;
+  result?: string;
+  error?: string;
+  started: string;
+  /** Absent while running. */
+  ended?: string;
+  /** Spawned to run on its own (its result is announced), rather than awaited. */
+  background?: boolean;
+}
+
+/** warren.Announcement: finished background subagents handed to their parent. */
+export interface SubagentAnnouncement {
+  session: string;
+  tasks: SubagentTask[];
+  /** The turn Warren started to answer them; absent when a running turn took them. */
+  run_id?: string;
+}
+
+/** The "subagent.*" bus events. */
+export type SubagentEvent =
+  | { topic: 'subagent.started' | 'subagent.done'; time: string; payload: SubagentTask }
+  | { topic: 'subagent.announced'; time: string; payload: SubagentAnnouncement };
+
+// ---- Messages agents send the user ("message:event", topic "message.user") ----
+
+export type MessageLevel = 'info' | 'success' | 'warning' | 'error';
+
+/** The "message.user" payload: something an agent wants the user to see. */
+export interface UserMessage {
+  id: string;
+  agent: string;
+  /** The session it belongs to; "" when it belongs to none. */
+  session: string;
+  title: string;
+  text: string;
+  level: MessageLevel | string;
+  /** RFC 3339. */
+  at: string;
+}
+
+export interface MessageEvent {
+  topic: 'message.user' | string;
+  time: string;
+  payload: UserMessage;
+}
+
+// ---- Schedules (app/cron.go → cron.Job) ----
+
+/** cron.Job. Times are RFC 3339; Go's zero time (year 1) means "none". */
+export interface CronJob {
+  id: string;
+  agent: string;
+  name: string;
+  /** A 5-field cron expression, a macro (@daily) or "at <RFC 3339>". */
+  schedule: string;
+  prompt: string;
+  enabled: boolean;
+  next_run: string;
+  last_run: string;
+  /** ok, error or running; absent before the first run. */
+  last_status?: 'ok' | 'error' | 'running' | string;
+  /** The reply of the last run, or its error. */
+  last_result?: string;
+  /** The session the last run wrote to (opens in Chat). */
+  last_session?: string;
+  created: string;
+  updated: string;
+}
+
+/** warren.CronJobInput: a new job as the form sends it. */
+export interface CronJobInput {
+  agent: string;
+  name: string;
+  schedule: string;
+  prompt: string;
+}
+
+// ---- MCP servers (app/mcp.go over backend/mcp and backend/warren) ----
+
+export type McpTransport = 'stdio' | 'sse' | 'streamable-http';
+export type McpState = 'stopped' | 'connecting' | 'connected' | 'reconnecting' | 'failed';
+
+/**
+ * mcp.Server. env and headers are write-only: Go never returns their
+ * values, only env_keys/header_keys. On save, a value replaces the stored
+ * one and "" deletes that key (UpdateMCPServer merges).
+ */
+export interface McpServer {
+  name: string;
+  transport: McpTransport;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  enabled: boolean;
+  tool_prefix?: string;
+  /** Nanoseconds (Go time.Duration); 0 or absent = the default. */
+  connect_timeout_ns?: number;
+  call_timeout_ns?: number;
+  /** Tools switched off for every agent (SetMCPToolEnabled changes it). */
+  tool_deny?: string[];
+  restricted: boolean;
+  deferred: boolean;
+  sandboxed: boolean;
+  sandbox_network: boolean;
+  env_keys?: string[];
+  header_keys?: string[];
+}
+
+/** mcp.Status, published as "mcp:event" on every change. Times are RFC 3339, absent when zero. */
+export interface McpStatus {
+  name: string;
+  transport: McpTransport;
+  enabled: boolean;
+  state: McpState;
+  protocol?: string;
+  server_name?: string;
+  server_version?: string;
+  tools: number;
+  /** A state that works but needs attention (0 tools), with the reason. */
+  warning?: string;
+  last_error?: string;
+  last_health?: string;
+  latency_ms?: number;
+  restarts: number;
+  /** While reconnecting: attempt n of max_attempts, the next at next_retry. */
+  attempt?: number;
+  max_attempts?: number;
+  next_retry?: string;
+  connected_at?: string;
+  pid?: number;
+}
+
+/** warren.MCPServerView. */
+export interface McpServerView {
+  server: McpServer;
+  status: McpStatus;
+  /** Set when the status comes from another Warren process. */
+  source?: string;
+}
+
+/** The "mcp:event" payload envelope (topic "mcp.status"). */
+export interface McpEvent {
+  topic: 'mcp.status' | string;
+  time: string;
+  payload: McpStatus;
+}
+
+/** warren.MCPToolView: one server tool as Warren registers it. */
+export interface McpTool {
+  name: string;
+  registered_as: string;
+  description: string;
+  enabled: boolean;
+  danger: Danger | string;
+}
+
+/** app.MCPTestResult: ok false carries error and the server's stderr lines. */
+export interface McpTestResult {
+  ok: boolean;
+  error?: string;
+  protocol: string;
+  server_name: string;
+  server_version: string;
+  tools: { name: string; description: string }[];
+  latency_ms: number;
+  warning?: string;
+  stderr: string[];
+}
+
+export type McpScope = 'agent' | 'user';
+
+/** mcp.Grant: one agent or user may use a server; deny wins over allow. */
+export interface McpGrant {
+  server: string;
+  scope: McpScope;
+  subject: string;
+  /** Empty: every tool. */
+  tool_allow?: string[];
+  tool_deny?: string[];
+  config_overrides?: unknown;
+  enabled: boolean;
+  created_at?: string;
+}
+
+/** mcp.AccessRequest; approving it creates the grant. */
+export interface McpAccessRequest {
+  id: number;
+  server: string;
+  scope: McpScope;
+  subject: string;
+  tool_allow?: string[];
+  reason?: string;
+  status: 'pending' | 'approved' | 'rejected' | string;
+  reviewer?: string;
+  review_note?: string;
+  created_at: string;
+  reviewed_at?: string;
+}
+
+/** warren.MCPImportReport. */
+export interface McpImportReport {
+  added: string[] | null;
+  replaced: string[] | null;
+  /** Servers that exist already (import again with replace). */
+  skipped: string[] | null;
+  warnings: string[] | null;
+}
+
+/** warren.ClaudeDesktopOffer: servers in Claude Desktop's config Warren lacks. */
+export interface ClaudeDesktopOffer {
+  path: string;
+  servers: string[];
+}
+
+/** app.MCPAgentAccess: whether the active profile offers a server's tools. */
+export interface McpAgentAccess {
+  also_allowed: boolean;
+  /** How to offer the tools when they are not; "" when they are. */
+  hint: string;
+  profile: string;
 }

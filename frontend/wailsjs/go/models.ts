@@ -1,3 +1,64 @@
+export namespace agent {
+	
+	export class Task {
+	    id: string;
+	    label: string;
+	    task: string;
+	    parent_session: string;
+	    agent: string;
+	    depth: number;
+	    session?: string;
+	    status: string;
+	    result?: string;
+	    error?: string;
+	    // Go type: time
+	    started: any;
+	    // Go type: time
+	    ended: any;
+	    background: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Task(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.label = source["label"];
+	        this.task = source["task"];
+	        this.parent_session = source["parent_session"];
+	        this.agent = source["agent"];
+	        this.depth = source["depth"];
+	        this.session = source["session"];
+	        this.status = source["status"];
+	        this.result = source["result"];
+	        this.error = source["error"];
+	        this.started = this.convertValues(source["started"], null);
+	        this.ended = this.convertValues(source["ended"], null);
+	        this.background = source["background"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace app {
 	
 	export class CallResult {
@@ -22,6 +83,83 @@ export namespace app {
 	        this.duration_ms = source["duration_ms"];
 	    }
 	}
+	export class MCPAgentAccess {
+	    also_allowed: boolean;
+	    hint: string;
+	    profile: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPAgentAccess(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.also_allowed = source["also_allowed"];
+	        this.hint = source["hint"];
+	        this.profile = source["profile"];
+	    }
+	}
+	export class MCPTestTool {
+	    name: string;
+	    description: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPTestTool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	    }
+	}
+	export class MCPTestResult {
+	    ok: boolean;
+	    error?: string;
+	    protocol: string;
+	    server_name: string;
+	    server_version: string;
+	    tools: MCPTestTool[];
+	    latency_ms: number;
+	    warning?: string;
+	    stderr: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPTestResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.error = source["error"];
+	        this.protocol = source["protocol"];
+	        this.server_name = source["server_name"];
+	        this.server_version = source["server_version"];
+	        this.tools = this.convertValues(source["tools"], MCPTestTool);
+	        this.latency_ms = source["latency_ms"];
+	        this.warning = source["warning"];
+	        this.stderr = source["stderr"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class SandboxContainer {
 	    key: string;
 	    id: string;
@@ -214,6 +352,67 @@ export namespace approvals {
 
 }
 
+export namespace cron {
+	
+	export class Job {
+	    id: string;
+	    agent: string;
+	    name: string;
+	    schedule: string;
+	    prompt: string;
+	    enabled: boolean;
+	    // Go type: time
+	    next_run: any;
+	    // Go type: time
+	    last_run: any;
+	    last_status?: string;
+	    last_result?: string;
+	    last_session?: string;
+	    created: string;
+	    updated: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Job(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.agent = source["agent"];
+	        this.name = source["name"];
+	        this.schedule = source["schedule"];
+	        this.prompt = source["prompt"];
+	        this.enabled = source["enabled"];
+	        this.next_run = this.convertValues(source["next_run"], null);
+	        this.last_run = this.convertValues(source["last_run"], null);
+	        this.last_status = source["last_status"];
+	        this.last_result = source["last_result"];
+	        this.last_session = source["last_session"];
+	        this.created = source["created"];
+	        this.updated = source["updated"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace custom {
 	
 	export class Definition {
@@ -260,6 +459,184 @@ export namespace llm {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
 	    }
+	}
+
+}
+
+export namespace mcp {
+	
+	export class AccessRequest {
+	    id: number;
+	    server: string;
+	    scope: string;
+	    subject: string;
+	    tool_allow?: string[];
+	    reason?: string;
+	    status: string;
+	    reviewer?: string;
+	    review_note?: string;
+	    created_at: string;
+	    reviewed_at?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AccessRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.server = source["server"];
+	        this.scope = source["scope"];
+	        this.subject = source["subject"];
+	        this.tool_allow = source["tool_allow"];
+	        this.reason = source["reason"];
+	        this.status = source["status"];
+	        this.reviewer = source["reviewer"];
+	        this.review_note = source["review_note"];
+	        this.created_at = source["created_at"];
+	        this.reviewed_at = source["reviewed_at"];
+	    }
+	}
+	export class Grant {
+	    server: string;
+	    scope: string;
+	    subject: string;
+	    tool_allow?: string[];
+	    tool_deny?: string[];
+	    config_overrides?: number[];
+	    enabled: boolean;
+	    created_at?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Grant(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.scope = source["scope"];
+	        this.subject = source["subject"];
+	        this.tool_allow = source["tool_allow"];
+	        this.tool_deny = source["tool_deny"];
+	        this.config_overrides = source["config_overrides"];
+	        this.enabled = source["enabled"];
+	        this.created_at = source["created_at"];
+	    }
+	}
+	export class Server {
+	    name: string;
+	    transport: string;
+	    command?: string;
+	    args?: string[];
+	    env?: Record<string, string>;
+	    cwd?: string;
+	    url?: string;
+	    headers?: Record<string, string>;
+	    enabled: boolean;
+	    tool_prefix?: string;
+	    connect_timeout_ns?: number;
+	    call_timeout_ns?: number;
+	    tool_deny?: string[];
+	    restricted: boolean;
+	    deferred: boolean;
+	    sandboxed: boolean;
+	    sandbox_network: boolean;
+	    env_keys?: string[];
+	    header_keys?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Server(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.transport = source["transport"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = source["env"];
+	        this.cwd = source["cwd"];
+	        this.url = source["url"];
+	        this.headers = source["headers"];
+	        this.enabled = source["enabled"];
+	        this.tool_prefix = source["tool_prefix"];
+	        this.connect_timeout_ns = source["connect_timeout_ns"];
+	        this.call_timeout_ns = source["call_timeout_ns"];
+	        this.tool_deny = source["tool_deny"];
+	        this.restricted = source["restricted"];
+	        this.deferred = source["deferred"];
+	        this.sandboxed = source["sandboxed"];
+	        this.sandbox_network = source["sandbox_network"];
+	        this.env_keys = source["env_keys"];
+	        this.header_keys = source["header_keys"];
+	    }
+	}
+	export class Status {
+	    name: string;
+	    transport: string;
+	    enabled: boolean;
+	    state: string;
+	    protocol?: string;
+	    server_name?: string;
+	    server_version?: string;
+	    tools: number;
+	    warning?: string;
+	    last_error?: string;
+	    // Go type: time
+	    last_health: any;
+	    latency_ms?: number;
+	    restarts: number;
+	    attempt?: number;
+	    max_attempts?: number;
+	    // Go type: time
+	    next_retry: any;
+	    // Go type: time
+	    connected_at: any;
+	    pid?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.transport = source["transport"];
+	        this.enabled = source["enabled"];
+	        this.state = source["state"];
+	        this.protocol = source["protocol"];
+	        this.server_name = source["server_name"];
+	        this.server_version = source["server_version"];
+	        this.tools = source["tools"];
+	        this.warning = source["warning"];
+	        this.last_error = source["last_error"];
+	        this.last_health = this.convertValues(source["last_health"], null);
+	        this.latency_ms = source["latency_ms"];
+	        this.restarts = source["restarts"];
+	        this.attempt = source["attempt"];
+	        this.max_attempts = source["max_attempts"];
+	        this.next_retry = this.convertValues(source["next_retry"], null);
+	        this.connected_at = this.convertValues(source["connected_at"], null);
+	        this.pid = source["pid"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
@@ -346,6 +723,8 @@ export namespace sessions {
 	    tool_calls?: ToolCall[];
 	    tool_call_id?: string;
 	    name?: string;
+	    kind?: string;
+	    covers_through?: number;
 	    created: string;
 	
 	    static createFrom(source: any = {}) {
@@ -360,6 +739,8 @@ export namespace sessions {
 	        this.tool_calls = this.convertValues(source["tool_calls"], ToolCall);
 	        this.tool_call_id = source["tool_call_id"];
 	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.covers_through = source["covers_through"];
 	        this.created = source["created"];
 	    }
 	
@@ -475,6 +856,110 @@ export namespace store {
 
 export namespace warren {
 	
+	export class ClaudeDesktopOffer {
+	    path: string;
+	    servers: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ClaudeDesktopOffer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.servers = source["servers"];
+	    }
+	}
+	export class CronJobInput {
+	    agent: string;
+	    name: string;
+	    schedule: string;
+	    prompt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CronJobInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.name = source["name"];
+	        this.schedule = source["schedule"];
+	        this.prompt = source["prompt"];
+	    }
+	}
+	export class MCPImportReport {
+	    added: string[];
+	    replaced: string[];
+	    skipped: string[];
+	    warnings: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPImportReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.added = source["added"];
+	        this.replaced = source["replaced"];
+	        this.skipped = source["skipped"];
+	        this.warnings = source["warnings"];
+	    }
+	}
+	export class MCPServerView {
+	    server: mcp.Server;
+	    status: mcp.Status;
+	    source?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPServerView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = this.convertValues(source["server"], mcp.Server);
+	        this.status = this.convertValues(source["status"], mcp.Status);
+	        this.source = source["source"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class MCPToolView {
+	    name: string;
+	    registered_as: string;
+	    description: string;
+	    enabled: boolean;
+	    danger: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPToolView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.registered_as = source["registered_as"];
+	        this.description = source["description"];
+	        this.enabled = source["enabled"];
+	        this.danger = source["danger"];
+	    }
+	}
 	export class ToolInfo {
 	    name: string;
 	    group: string;

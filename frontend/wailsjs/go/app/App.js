@@ -6,12 +6,24 @@ export function ActiveProfile() {
   return window['go']['app']['App']['ActiveProfile']();
 }
 
+export function AddCronJob(arg1) {
+  return window['go']['app']['App']['AddCronJob'](arg1);
+}
+
+export function AddMCPServer(arg1) {
+  return window['go']['app']['App']['AddMCPServer'](arg1);
+}
+
 export function Agents() {
   return window['go']['app']['App']['Agents']();
 }
 
 export function AnswerApproval(arg1, arg2) {
   return window['go']['app']['App']['AnswerApproval'](arg1, arg2);
+}
+
+export function AnswerClaudeDesktopOffer(arg1) {
+  return window['go']['app']['App']['AnswerClaudeDesktopOffer'](arg1);
 }
 
 export function ApprovalAudit(arg1) {
@@ -30,6 +42,26 @@ export function CallTool(arg1, arg2, arg3) {
   return window['go']['app']['App']['CallTool'](arg1, arg2, arg3);
 }
 
+export function CanSaveFiles() {
+  return window['go']['app']['App']['CanSaveFiles']();
+}
+
+export function CancelSubagent(arg1, arg2) {
+  return window['go']['app']['App']['CancelSubagent'](arg1, arg2);
+}
+
+export function ClaudeDesktopOffer() {
+  return window['go']['app']['App']['ClaudeDesktopOffer']();
+}
+
+export function CronJobs() {
+  return window['go']['app']['App']['CronJobs']();
+}
+
+export function CronSchedulePreview(arg1, arg2) {
+  return window['go']['app']['App']['CronSchedulePreview'](arg1, arg2);
+}
+
 export function CustomToolProblems() {
   return window['go']['app']['App']['CustomToolProblems']();
 }
@@ -42,8 +74,20 @@ export function DeleteAgent(arg1) {
   return window['go']['app']['App']['DeleteAgent'](arg1);
 }
 
+export function DeleteCronJob(arg1) {
+  return window['go']['app']['App']['DeleteCronJob'](arg1);
+}
+
 export function DeleteCustomTool(arg1, arg2) {
   return window['go']['app']['App']['DeleteCustomTool'](arg1, arg2);
+}
+
+export function DeleteMCPGrant(arg1, arg2, arg3) {
+  return window['go']['app']['App']['DeleteMCPGrant'](arg1, arg2, arg3);
+}
+
+export function DeleteMCPServer(arg1) {
+  return window['go']['app']['App']['DeleteMCPServer'](arg1);
 }
 
 export function DeleteModelProvider(arg1) {
@@ -62,6 +106,38 @@ export function Explain(arg1, arg2, arg3) {
   return window['go']['app']['App']['Explain'](arg1, arg2, arg3);
 }
 
+export function ExportMCPServers() {
+  return window['go']['app']['App']['ExportMCPServers']();
+}
+
+export function ImportMCPServers(arg1, arg2) {
+  return window['go']['app']['App']['ImportMCPServers'](arg1, arg2);
+}
+
+export function MCPAccessRequests(arg1) {
+  return window['go']['app']['App']['MCPAccessRequests'](arg1);
+}
+
+export function MCPAgentAccess(arg1) {
+  return window['go']['app']['App']['MCPAgentAccess'](arg1);
+}
+
+export function MCPGrants(arg1) {
+  return window['go']['app']['App']['MCPGrants'](arg1);
+}
+
+export function MCPServerLogs(arg1, arg2) {
+  return window['go']['app']['App']['MCPServerLogs'](arg1, arg2);
+}
+
+export function MCPServerTools(arg1) {
+  return window['go']['app']['App']['MCPServerTools'](arg1);
+}
+
+export function MCPServers() {
+  return window['go']['app']['App']['MCPServers']();
+}
+
 export function ModelProviders() {
   return window['go']['app']['App']['ModelProviders']();
 }
@@ -78,8 +154,24 @@ export function PruneSandbox() {
   return window['go']['app']['App']['PruneSandbox']();
 }
 
+export function RequestMCPAccess(arg1) {
+  return window['go']['app']['App']['RequestMCPAccess'](arg1);
+}
+
+export function RestartMCPServer(arg1) {
+  return window['go']['app']['App']['RestartMCPServer'](arg1);
+}
+
+export function ReviewMCPRequest(arg1, arg2, arg3) {
+  return window['go']['app']['App']['ReviewMCPRequest'](arg1, arg2, arg3);
+}
+
 export function RevokeApproval(arg1) {
   return window['go']['app']['App']['RevokeApproval'](arg1);
+}
+
+export function RunCronJobNow(arg1) {
+  return window['go']['app']['App']['RunCronJobNow'](arg1);
 }
 
 export function SandboxStatus() {
@@ -92,6 +184,14 @@ export function SaveAgent(arg1) {
 
 export function SaveCustomTool(arg1) {
   return window['go']['app']['App']['SaveCustomTool'](arg1);
+}
+
+export function SaveMCPExport() {
+  return window['go']['app']['App']['SaveMCPExport']();
+}
+
+export function SaveMCPGrant(arg1) {
+  return window['go']['app']['App']['SaveMCPGrant'](arg1);
 }
 
 export function SaveModelProvider(arg1) {
@@ -118,16 +218,48 @@ export function SetApprovalMode(arg1) {
   return window['go']['app']['App']['SetApprovalMode'](arg1);
 }
 
+export function SetCronJobEnabled(arg1, arg2) {
+  return window['go']['app']['App']['SetCronJobEnabled'](arg1, arg2);
+}
+
 export function SetDialogsEnabled(arg1) {
   return window['go']['app']['App']['SetDialogsEnabled'](arg1);
+}
+
+export function SetMCPOffered(arg1, arg2) {
+  return window['go']['app']['App']['SetMCPOffered'](arg1, arg2);
+}
+
+export function SetMCPServerEnabled(arg1, arg2) {
+  return window['go']['app']['App']['SetMCPServerEnabled'](arg1, arg2);
+}
+
+export function SetMCPToolEnabled(arg1, arg2, arg3) {
+  return window['go']['app']['App']['SetMCPToolEnabled'](arg1, arg2, arg3);
 }
 
 export function SetSandboxSettings(arg1, arg2, arg3) {
   return window['go']['app']['App']['SetSandboxSettings'](arg1, arg2, arg3);
 }
 
+export function StartMCPServer(arg1) {
+  return window['go']['app']['App']['StartMCPServer'](arg1);
+}
+
+export function StopMCPServer(arg1) {
+  return window['go']['app']['App']['StopMCPServer'](arg1);
+}
+
 export function StopRun(arg1) {
   return window['go']['app']['App']['StopRun'](arg1);
+}
+
+export function Subagents(arg1) {
+  return window['go']['app']['App']['Subagents'](arg1);
+}
+
+export function TestMCPServer(arg1) {
+  return window['go']['app']['App']['TestMCPServer'](arg1);
 }
 
 export function TestModelProvider(arg1) {
@@ -136,6 +268,10 @@ export function TestModelProvider(arg1) {
 
 export function Tools(arg1, arg2) {
   return window['go']['app']['App']['Tools'](arg1, arg2);
+}
+
+export function UpdateMCPServer(arg1) {
+  return window['go']['app']['App']['UpdateMCPServer'](arg1);
 }
 
 export function Version() {

@@ -1,0 +1,533 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import App from '../src/App.svelte';
+import McpPanel from '../src/components/McpPanel.svelte';
+import {
+  checkGrant,
+  describeStatus,
+  eventStamp,
+  fromDraft,
+  grantDraft,
+  importSummary,
+  isOlder,
+  nextAttemptText,
+  splitCommandLine,
+  target,
+  timeOrNull,
+  toDraft,
+  validateDraft,
+  type McpDraft,
+} from '../src/lib/mcp';
+import type { McpStatus } from '../src/lib/types';
+import { fakeApi } from './fakeApi';
+import { makeMcpServer, makeMcpStatus } from './fakeMcp';
+
+const NOW = new Date('2026-03-02T08:30:00Z');
+const inSeconds = (s: number) => new Date(NOW.getTime() + s * 1000).toISOString();
+
+function draft(over: Partial<McpDraft> = {}): McpDraft {
+  return { ...toDraft(null), name: 'everything', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], ...over };
+}
+
+describe('status in words', () => {
+  const st = (over: Partial<McpStatus>) => makeMcpStatus(over);
+
+  it.each([
+    [{ state: 'connected' }, 'Connected', 'ok', []],
+    [{ state: 'connected', tools: 0, warning: 'connected, but the server lists no tools (it has no tools capability)' }, 'Connected · 0 tools', 'warn', ['connected, but the server lists no tools (it has no tools capability)']],
+    [{ state: 'connected', tools: 0 }, 'Connected · 0 tools', 'warn', ['The server lists no tools.']],
+    [{ state: 'connecting' }, 'Connecting…', 'busy', []],
+    [
+      { state: 'reconnecting', attempt: 2, max_attempts: 10, next_retry: inSeconds(4.2), last_error: 'process exited: signal: killed' },
+      'Reconnecting',
+      'warn',
+      ['next attempt 2/10 in 5 s', 'process exited: signal: killed'],
+    ],
+    [
+      { state: 'failed', attempt: 10, max_attempts: 10, last_error: 'exec: "nope": executable file not found in $PATH' },
+      'Failed',
+      'bad',
+      ['Gave up after 10 attempts; Restart tries again.', 'exec: "nope": executable file not found in $PATH'],
+    ],
+    [{ state: 'stopped', enabled: true }, 'Stopped', 'off', []],
+    [{ state: 'stopped', enabled: false, last_error: 'boom' }, 'Disabled', 'off', ['boom']],
+  ] as const)('%j', (over, label, tone, detail) => {
+    expect(describeStatus(st(over as Partial<McpStatus>), NOW)).toEqual({ label, tone, detail });
+  });
+
+  it('counts down to the next attempt', () => {
+    const s = st({ state: 'reconnecting', attempt: 1, max_attempts: 10, next_retry: inSeconds(2) });
+    expect(nextAttemptText(s, NOW)).toBe('next attempt 1/10 in 2 s');
+    expect(nextAttemptText(s, new Date(NOW.getTime() + 3000))).toBe('attempt 1/10 now');
+    expect(nextAttemptText({ ...s, next_retry: '0001-01-01T00:00:00Z' }, NOW)).toBe('attempt 1/10');
+  });
+
+  it('orders Go event times to the nanosecond', () => {
+    const a = eventStamp('2026-11-21T08:14:29.306123456Z');
+    const b = eventStamp('2026-11-21T08:14:29.3061235Z');
+    expect(a).toEqual([Date.parse('2026-11-21T08:14:29Z'), 306123456]);
+    expect(isOlder(a, b)).toBe(true);
+    expect(isOlder(b, a)).toBe(false);
+    expect(isOlder(eventStamp('2026-11-21T09:14:29+01:00'), eventStamp('2026-11-21T08:14:29.5Z'))).toBe(true);
+    expect(eventStamp('2026-11-21T08:14:29Z')).toEqual([Date.parse('2026-11-21T08:14:29Z'), 0]);
+  });
+
+  it("treats Go's zero time as none", () => {
+    expect(timeOrNull('0001-01-01T00:00:00Z')).toBeNull();
+    expect(timeOrNull(undefined)).toBeNull();
+    expect(timeOrNull('2026-03-02T08:30:00Z')?.getTime()).toBe(NOW.getTime());
+  });
+
+  it('shows what a server runs, quoted like a shell', () => {
+    expect(target(makeMcpServer({ command: 'npx', args: ['-y', 'pkg', 'two words', ''] }))).toBe("npx -y pkg 'two words' ''");
+    expect(target(makeMcpServer({ transport: 'sse', command: undefined, url: 'http://127.0.0.1:3001/sse' }))).toBe('http://127.0.0.1:3001/sse');
+  });
+});
+
+describe('server form model', () => {
+  it('accepts a good stdio draft and an http one', () => {
+    expect(validateDraft(draft())).toEqual({ errors: {}, ok: true });
+    expect(validateDraft(draft({ transport: 'streamable-http', command: '', url: 'https://mcp.example.com/mcp' })).ok).toBe(true);
+  });
+
+  it.each([
+    [{ name: '' }, 'name', 'A name is required.'],
+    [{ name: 'my server' }, 'name', '" " is not allowed'],
+    [{ name: 'a'.repeat(41) }, 'name', 'At most 40 characters'],
+    [{ tool_prefix: 'bad.prefix' }, 'tool_prefix', '"." is not allowed'],
+    [{ command: ' ' }, 'command', 'The command that starts the server'],
+    [{ args: ['-y', ''] }, 'args', 'Remove the empty argument'],
+    [{ transport: 'sse', url: '' }, 'url', 'The server’s URL'],
+    [{ transport: 'sse', url: 'ftp://x' }, 'url', 'http:// or https://'],
+    [{ transport: 'streamable-http', url: 'localhost:3000' }, 'url', 'http:// or https://'],
+    [{ env: [{ key: 'A=B', value: 'x', stored: false, replace: false }] }, 'env', 'cannot contain "="'],
+    [{ env: [{ key: '', value: 'x', stored: false, replace: false }] }, 'env', 'Give each variable a name'],
+    [{ env: [{ key: 'TOKEN', value: '', stored: false, replace: false }] }, 'env', 'Type a value for TOKEN.'],
+    [{ env: [{ key: 'TOKEN', value: '', stored: true, replace: true }] }, 'env', 'or keep the stored one'],
+    [
+      { env: [{ key: 'T', value: '1', stored: false, replace: false }, { key: 'T', value: '2', stored: false, replace: false }] },
+      'env',
+      'T is listed twice.',
+    ],
+    [{ transport: 'sse', url: 'http://h/sse', headers: [{ key: 'X Token', value: 'v', stored: false, replace: false }] }, 'headers', 'cannot contain ":" or spaces'],
+    [{ connect_timeout: '0' }, 'connect_timeout', 'more than 0'],
+    [{ connect_timeout: 'ten' }, 'connect_timeout', 'Seconds'],
+    [{ call_timeout: '100000' }, 'call_timeout', 'at most 86400'],
+  ])('%j → %s', (over, field, text) => {
+    const v = validateDraft(draft(over as Partial<McpDraft>));
+    expect(v.ok).toBe(false);
+    expect(v.errors[field as keyof typeof v.errors]).toContain(text);
+  });
+
+  it('rejects a taken name only when adding', () => {
+    expect(validateDraft(draft(), { existing: ['everything'], creating: true }).errors.name).toBe('A server named everything exists already.');
+    expect(validateDraft(draft(), { existing: ['everything'], creating: false }).ok).toBe(true);
+  });
+
+  it('sends env values only when typed, "" for cleared keys, and keeps the tool switches', () => {
+    const d = toDraft(makeMcpServer({ env_keys: ['KEEP', 'GONE', 'NEWVAL'], tool_deny: ['echo'], connect_timeout_ns: 15e9 }));
+    expect(d.env.map((r) => r.stored)).toEqual([true, true, true]);
+    expect(d.connect_timeout).toBe('15');
+    expect(fromDraft(d)).not.toHaveProperty('env');
+    d.removedEnv.push('GONE');
+    d.env.splice(1, 1);
+    d.env[1].replace = true;
+    d.env[1].value = 'v2';
+    d.env.push({ key: 'ADDED', value: 'a', stored: false, replace: false });
+    const s = fromDraft(d);
+    expect(s.env).toEqual({ GONE: '', NEWVAL: 'v2', ADDED: 'a' });
+    expect(s.tool_deny).toEqual(['echo']);
+    expect(s.connect_timeout_ns).toBe(15e9);
+    expect(s.url).toBeUndefined();
+  });
+
+  it('clears stored values of the transport it leaves', () => {
+    const d = toDraft(makeMcpServer({ env_keys: ['TOKEN'] }));
+    d.transport = 'streamable-http';
+    d.url = 'http://127.0.0.1:3001/mcp';
+    d.headers.push({ key: 'Authorization', value: 'Bearer x', stored: false, replace: false });
+    const s = fromDraft(d);
+    expect(s).toMatchObject({ url: 'http://127.0.0.1:3001/mcp', env: { TOKEN: '' }, headers: { Authorization: 'Bearer x' }, sandboxed: false });
+    expect(s.command).toBeUndefined();
+  });
+
+  it('splits a pasted command line like a shell', () => {
+    expect(splitCommandLine('npx -y @modelcontextprotocol/server-filesystem "/home/me/My Docs"')).toEqual([
+      'npx',
+      '-y',
+      '@modelcontextprotocol/server-filesystem',
+      '/home/me/My Docs',
+    ]);
+    expect(splitCommandLine(`a 'b c' d\\ e ""`)).toEqual(['a', 'b c', 'd e', '']);
+    expect(splitCommandLine('a "open')).toBeNull();
+  });
+});
+
+describe('grants and import reports', () => {
+  it('checks a grant: subject required, unknown tools and overlaps warned', () => {
+    expect(checkGrant(grantDraft(), []).error).toContain('Which agent?');
+    const c = checkGrant({ ...grantDraft(), subject: 'default', allow: 'echo, add nope', deny: 'add' }, ['echo', 'add']);
+    expect(c.error).toBeUndefined();
+    expect(c.warnings).toEqual(['The server does not list nope right now.', 'add is both allowed and denied: deny wins.']);
+  });
+
+  it('summarises an import', () => {
+    expect(importSummary({ added: ['a', 'b'], replaced: null, skipped: ['c'], warnings: ['w'] })).toBe(
+      'Added 2 (a, b); skipped 1 that exist already (c).',
+    );
+    expect(importSummary({ added: [], replaced: [], skipped: [], warnings: [] })).toBe('Nothing was imported.');
+  });
+});
+
+function card(name: string) {
+  const el = document.querySelector<HTMLElement>(`[data-server="${name}"]`);
+  if (!el) throw new Error(`no card for ${name}`);
+  return el;
+}
+
+describe('MCP panel', () => {
+  it('renders every state with its details, and follows mcp:event', async () => {
+    const api = fakeApi();
+    api.seedMcpServer({ name: 'ok' }, { state: 'connected', latency_ms: 0.42, restarts: 2 });
+    api.seedMcpServer({ name: 'empty' }, { state: 'connected', tools: 0, warning: 'connected, but the server lists no tools' }, []);
+    api.seedMcpServer({ name: 'flaky' }, { state: 'reconnecting', attempt: 3, max_attempts: 10, next_retry: new Date(Date.now() + 8000).toISOString(), last_error: 'process exited: signal: killed', pid: undefined });
+    api.seedMcpServer({ name: 'broken' }, { state: 'failed', attempt: 10, max_attempts: 10, last_error: 'exec: "nope": executable file not found in $PATH', pid: undefined });
+    api.seedMcpServer({ name: 'idle', enabled: false }, { state: 'stopped', enabled: false, pid: undefined });
+    api.seedMcpServer({ name: 'web', transport: 'streamable-http', command: undefined, args: undefined, url: 'http://127.0.0.1:3001/mcp' }, { state: 'connecting', pid: undefined });
+    render(McpPanel, { api, active: true });
+    await waitFor(() => expect(document.querySelectorAll('[data-server]')).toHaveLength(6));
+
+    const state = (name: string) => within(card(name)).getByTestId('mcp-state');
+    expect(state('ok').textContent?.trim()).toBe('Connected');
+    expect(card('ok').textContent).toMatch(/3 tools.*latency 0\.4 ms.*protocol 2025-11-25.*2 restarts.*pid 4242/);
+    expect(state('empty').textContent?.trim()).toBe('Connected · 0 tools');
+    expect(card('empty').textContent).toContain('connected, but the server lists no tools');
+    expect(state('flaky').textContent?.trim()).toBe('Reconnecting');
+    expect(card('flaky').textContent).toMatch(/next attempt 3\/10 in [89] s/);
+    expect(card('flaky').textContent).toContain('process exited: signal: killed');
+    expect(state('broken').textContent?.trim()).toBe('Failed');
+    expect(card('broken').textContent).toContain('executable file not found');
+    expect(state('idle').textContent?.trim()).toBe('Disabled');
+    expect(state('web').textContent?.trim()).toBe('Connecting…');
+    expect(card('web').textContent).toContain('http://127.0.0.1:3001/mcp');
+    expect(screen.getByTestId('mcp-summary').textContent).toContain('2 of 6 connected, 2 in trouble');
+
+    api.emitMcp({ name: 'web', state: 'connected', tools: 7, pid: 99 });
+    await waitFor(() => expect(state('web').textContent?.trim()).toBe('Connected'));
+    expect(card('web').textContent).toContain('7 tools');
+    api.emitMcp({ name: 'ok', state: 'reconnecting', attempt: 1, max_attempts: 10, next_retry: new Date(Date.now() + 2000).toISOString(), last_error: 'connection lost' });
+    await waitFor(() => expect(state('ok').textContent?.trim()).toBe('Reconnecting'));
+    expect(card('ok').textContent).toMatch(/next attempt 1\/10 in [12] s/);
+
+    // Events delivered out of order: an older "connected" does not undo a newer "reconnecting".
+    api.emitMcp({ name: 'ok', state: 'connected', pid: 4242 }, '2000-01-01T00:00:00.000000001Z');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(state('ok').textContent?.trim()).toBe('Reconnecting');
+  });
+
+  it('validates the add form inline, tests the connection and saves with Enter', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    api.seedMcpServer({ name: 'taken' });
+    render(McpPanel, { api, active: true });
+    await user.click(await screen.findByRole('button', { name: 'Add server' }));
+    const form = screen.getByRole('form', { name: 'New MCP server' });
+    const name = within(form).getByRole('textbox', { name: /Name/ });
+    expect(document.activeElement).toBe(name);
+
+    await user.click(within(form).getByRole('button', { name: 'Add server' }));
+    expect(within(form).getByTestId('mcp-form-errors').textContent).toContain('Fix 2 fields');
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(name);
+    await user.type(name, 'taken');
+    expect(form.textContent).toContain('A server named taken exists already.');
+    await user.clear(name);
+    await user.type(name, 'my server');
+    expect(form.textContent).toContain('" " is not allowed');
+    await user.clear(name);
+    await user.type(name, 'everything');
+
+    const command = within(form).getByRole('textbox', { name: /Command/ });
+    await user.type(command, 'npx -y @modelcontextprotocol/server-everything');
+    await user.click(within(form).getByRole('button', { name: 'Split into npx + 2 arguments' }));
+    expect((command as HTMLInputElement).value).toBe('npx');
+    expect((within(form).getByRole('textbox', { name: 'Argument 2' }) as HTMLInputElement).value).toBe('@modelcontextprotocol/server-everything');
+    await user.click(within(form).getByRole('button', { name: 'Add variable' }));
+    await user.keyboard('API_TOKEN');
+    await user.type(within(form).getByLabelText('Value for API_TOKEN'), 's3cret');
+
+    await user.click(within(form).getByRole('button', { name: 'Test connection' }));
+    const result = await within(form).findByTestId('mcp-test-result');
+    expect(result.textContent?.replace(/\s+/g, ' ')).toContain('Connected to mcp-servers/everything 2.0.0 (protocol 2025-11-25) in 413 ms: 3 tools found.');
+    expect(within(result).getByRole('list', { name: 'Tools found' }).textContent).toContain('echo');
+    expect(api.testMcpServer).toHaveBeenCalledWith(expect.objectContaining({ name: 'everything', command: 'npx', env: { API_TOKEN: 's3cret' } }));
+
+    await user.click(name);
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(api.addMcpServer).toHaveBeenCalledTimes(1));
+    expect(api.addMcpServer.mock.calls[0][0]).toMatchObject({
+      name: 'everything',
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-everything'],
+      env: { API_TOKEN: 's3cret' },
+      enabled: true,
+      connect_timeout_ns: 30e9,
+    });
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'New MCP server' })).toBeNull());
+    expect(screen.getByRole('status').textContent).toContain('Added everything. Warren is starting it.');
+    expect(api.mcp.env.everything).toEqual({ API_TOKEN: 's3cret' });
+  });
+
+  it('shows a failed test with the server stderr, and Escape cancels the form', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    api.mcp.tests.crash = {
+      ok: false,
+      error: 'process exited with code 3: boom',
+      protocol: '',
+      server_name: '',
+      server_version: '',
+      tools: [],
+      latency_ms: 0,
+      stderr: ['starting…', 'boom'],
+    };
+    render(McpPanel, { api, active: true });
+    await user.click(await screen.findByRole('button', { name: 'Add server' }));
+    const form = screen.getByRole('form', { name: 'New MCP server' });
+    await user.type(within(form).getByRole('textbox', { name: /Name/ }), 'crash');
+    await user.type(within(form).getByRole('textbox', { name: /Command/ }), 'sh');
+    await user.click(within(form).getByRole('button', { name: 'Test connection' }));
+    expect((await within(form).findByRole('alert')).textContent).toContain('Connection failed: process exited with code 3: boom');
+    expect(within(form).getByTestId('mcp-test-stderr').textContent).toBe('starting…\nboom');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('form', { name: 'New MCP server' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Add server' }));
+    expect(api.addMcpServer).not.toHaveBeenCalled();
+  });
+
+  it('edits keep stored env values, Clear deletes one, and http switches to URL + headers', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    api.seedMcpServer({ name: 'everything', env_keys: ['KEEP', 'DROP'], tool_deny: ['echo'] });
+    api.mcp.env.everything = { KEEP: 'k', DROP: 'd' };
+    render(McpPanel, { api, active: true });
+    await user.click(await screen.findByRole('button', { name: 'Edit everything' }));
+    const form = screen.getByRole('form', { name: 'Edit MCP server everything' });
+    expect(within(form).getAllByTestId('kv-stored')).toHaveLength(2);
+    expect((within(form).getByRole('textbox', { name: /Name/ }) as HTMLInputElement).readOnly).toBe(true);
+    await user.click(within(form).getByRole('button', { name: 'Clear DROP' }));
+    expect(form.textContent).toContain('Cleared when you save:');
+    await user.click(within(form).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(api.updateMcpServer).toHaveBeenCalledTimes(1));
+    expect(api.updateMcpServer.mock.calls[0][0].env).toEqual({ DROP: '' });
+    expect(api.mcp.env.everything).toEqual({ KEEP: 'k' });
+    expect(api.mcp.servers[0].tool_deny).toEqual(['echo']);
+
+    await user.click(await screen.findByRole('button', { name: 'Edit everything' }));
+    const again = screen.getByRole('form', { name: 'Edit MCP server everything' });
+    await user.click(within(again).getByRole('radio', { name: 'HTTP' }));
+    expect(within(again).queryByRole('textbox', { name: /Command/ })).toBeNull();
+    await user.click(within(again).getByRole('button', { name: 'Save changes' }));
+    expect(again.textContent).toContain('The server’s URL');
+    expect(api.updateMcpServer).toHaveBeenCalledTimes(1);
+  });
+
+  it('switches tools off and on, per server', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    api.seedMcpServer({ name: 'everything' });
+    render(McpPanel, { api, active: true });
+    await user.click(await screen.findByRole('button', { name: /everything/, expanded: false }));
+    const tools = await screen.findByTestId('mcp-tools');
+    const echo = await within(tools).findByRole('switch', { name: 'Tool echo' });
+    expect(tools.textContent).toContain('3 of 3 on');
+    expect(tools.textContent).toContain('mcp_everything_echo');
+    await user.click(echo);
+    await waitFor(() => expect(api.setMcpToolEnabled).toHaveBeenCalledWith('everything', 'echo', false));
+    await waitFor(() => expect(tools.textContent).toContain('2 of 3 on'));
+    expect(echo.closest('tr')?.classList.contains('off')).toBe(true);
+    expect(api.mcp.servers[0].tool_deny).toEqual(['echo']);
+    await user.click(echo);
+    await waitFor(() => expect(api.mcp.servers[0].tool_deny).toEqual([]));
+  });
+
+  it('lists switched-off tools of a stopped server, and shows its log', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    api.seedMcpServer({ name: 'everything', tool_deny: ['echo'] }, { state: 'stopped', pid: undefined });
+    api.mcp.logs.everything = ['--- warren: starting everything', 'Starting default (STDIO) server...'];
+    render(McpPanel, { api, active: true });
+    await user.click(await screen.findByRole('button', { name: /everything/, expanded: false }));
+    const tools = await screen.findByTestId('mcp-tools');
+    expect(tools.textContent).toContain('Start the server to list its tools.');
+    await user.click(within(tools).getByRole('button', { name: 'Switch on' }));
+    await waitFor(() => expect(api.setMcpToolEnabled).toHaveBeenCalledWith('everything', 'echo', true));
+    // The detail tabs follow the arrow keys.
+    screen.getByRole('tab', { name: 'Tools' }).focus();
+    await user.keyboard('{ArrowLeft}');
+    expect(screen.getByRole('tab', { name: 'Logs' }).getAttribute('aria-selected')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Logs' })));
+    const log = await screen.findByLabelText('Log of everything');
+    expect(log.textContent).toContain('Starting default (STDIO) server...');
+    expect(api.mcpServerLogs).toHaveBeenCalledWith('everything', 200);
+  });
+
+  it('starts, stops, restarts, disables and deletes (with confirmation)', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    api.seedMcpServer({ name: 'everything' });
+    render(McpPanel, { api, active: true });
+    await user.click(await screen.findByRole('button', { name: 'Stop everything' }));
+    expect(api.stopMcpServer).toHaveBeenCalledWith('everything');
+    await user.click(await screen.findByRole('button', { name: 'Start everything' }));
+    expect(api.startMcpServer).toHaveBeenCalledWith('everything');
+    await user.click(screen.getByRole('button', { name: 'Restart everything' }));
+    expect(api.restartMcpServer).toHaveBeenCalledWith('everything');
+    await user.click(screen.getByRole('switch', { name: 'Enabled everything' }));
+    expect(api.setMcpServerEnabled).toHaveBeenCalledWith('everything', false);
+    await user.click(screen.getByRole('button', { name: 'Delete everything' }));
+    expect(api.deleteMcpServer).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Yes, delete' }));
+    await waitFor(() => expect(api.deleteMcpServer).toHaveBeenCalledWith('everything'));
+    await waitFor(() => expect(screen.getByText(/No MCP servers yet/)).toBeTruthy());
+  });
+
+  it('offers the tools to agents, manages grants and reviews requests', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    api.seedMcpServer({ name: 'everything', restricted: true });
+    await api.requestMcpAccess({ server: 'everything', scope: 'agent', subject: 'reviewer', tool_allow: ['echo'], reason: 'needs echo' });
+    render(McpPanel, { api, active: true });
+    const reqs = await screen.findByRole('button', { name: '1 access request' });
+
+    // The profile (coding) does not offer MCP tools: the card says so and offers the switch.
+    const offer = within(card('everything')).getByRole('switch', { name: "Offer this server's tools to agents" }) as HTMLInputElement;
+    const offerText = () => within(card('everything')).getByTestId('mcp-offer-text').textContent ?? '';
+    await waitFor(() => expect(offerText()).toContain('Agents do not see these tools. Profile coding does not offer MCP tools'));
+    expect(offer.checked).toBe(false);
+    await user.click(offer);
+    await waitFor(() => expect(api.setMcpOffered).toHaveBeenCalledWith('everything', true));
+    await waitFor(() => expect(offerText()).toContain('through the also-allow entry group:mcp:everything'));
+    expect(offer.checked).toBe(true);
+    await user.click(offer);
+    await waitFor(() => expect(api.setMcpOffered).toHaveBeenLastCalledWith('everything', false));
+    await waitFor(() => expect(offerText()).toContain('Agents do not see these tools'));
+    api.mcp.profile = 'full';
+    await user.click(screen.getByRole('button', { name: 'Restart everything' }));
+    await waitFor(() => expect(offerText()).toContain('profile full includes MCP tools'));
+    expect(offer.disabled).toBe(true);
+
+    await user.click(reqs);
+    const access = await screen.findByTestId('mcp-access');
+    expect(access.textContent).toContain('Restricted: only the agents and users with an enabled grant');
+
+    // The request: approving creates the grant.
+    expect(access.textContent).toContain('agent reviewer asks for echo');
+    await user.type(within(access).getByRole('textbox', { name: 'Review note for request 1' }), 'ok');
+    await user.click(within(access).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(api.reviewMcpRequest).toHaveBeenCalledWith(1, true, 'ok'));
+    await waitFor(() => expect(access.querySelector('[data-grant="agent:reviewer"]')).not.toBeNull());
+    await waitFor(() => expect(screen.queryByRole('button', { name: '1 access request' })).toBeNull());
+
+    // A new grant, with Enter.
+    await user.click(within(access).getByRole('button', { name: 'Add grant' }));
+    const form = within(access).getByRole('form', { name: 'New grant' });
+    await user.click(within(form).getByRole('button', { name: 'Add grant' }));
+    expect(form.textContent).toContain('Which agent?');
+    await user.type(within(form).getByRole('combobox', { name: 'Subject' }), 'default');
+    await user.type(within(form).getByRole('textbox', { name: 'Denied tools' }), 'printEnv, nope{Enter}');
+    await waitFor(() => expect(api.saveMcpGrant).toHaveBeenCalledTimes(1));
+    expect(api.saveMcpGrant.mock.calls[0][0]).toMatchObject({ server: 'everything', scope: 'agent', subject: 'default', tool_allow: [], tool_deny: ['printEnv', 'nope'], enabled: true });
+    await waitFor(() => expect(access.querySelector('[data-grant="agent:default"]')?.textContent).toContain('printEnv, nope'));
+
+    await user.click(within(access).getByRole('switch', { name: 'Grant for agent default enabled' }));
+    await waitFor(() => expect(api.mcp.grants.find((g) => g.subject === 'default')?.enabled).toBe(false));
+    await user.click(within(access).getByRole('button', { name: 'Delete grant for default' }));
+    await user.click(within(access).getByRole('button', { name: 'Yes, delete' }));
+    await waitFor(() => expect(access.querySelector('[data-grant="agent:default"]')).toBeNull());
+  });
+
+  it('imports pasted JSON and shows the report; Escape closes the dialog', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    api.mcp.importResult = { added: ['files'], replaced: [], skipped: ['everything'], warnings: ['server "remote": "type" "ws" is not supported (skipped)'] };
+    render(McpPanel, { api, active: true });
+    const opener = await screen.findByRole('button', { name: 'Import…' });
+    await user.click(opener);
+    const dialog = screen.getByRole('dialog', { name: 'Import MCP servers' });
+    const text = within(dialog).getByRole('textbox', { name: 'mcpServers JSON' });
+    expect(document.activeElement).toBe(text);
+    await user.click(within(dialog).getByRole('button', { name: 'Import' }));
+    expect(within(dialog).getByRole('alert').textContent).toContain('Paste an mcpServers JSON document');
+    await fireEvent.input(text, { target: { value: '{"mcpServers": {"files": {"command": "x"}}}' } });
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Replace servers that already exist' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Import' }));
+    const report = await within(dialog).findByTestId('mcp-import-report');
+    expect(api.importMcpServers).toHaveBeenCalledWith('{"mcpServers": {"files": {"command": "x"}}}', true);
+    expect(report.textContent).toContain('Added 1 (files); skipped 1 that exist already (everything).');
+    expect(report.textContent).toMatch(/Skipped\s*everything/);
+    expect(within(report).getByRole('list', { name: 'Warnings' }).textContent).toContain('"ws" is not supported');
+    // Escape works even when focus fell out of the dialog (a button that disabled itself while busy).
+    (document.activeElement as HTMLElement).blur();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+
+    api.mcp.importResult = new Error('mcpServers: line 1, column 2: invalid character');
+    await user.click(opener);
+    const d2 = screen.getByRole('dialog', { name: 'Import MCP servers' });
+    await fireEvent.input(within(d2).getByRole('textbox', { name: 'mcpServers JSON' }), { target: { value: '{x' } });
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect((await within(d2).findByRole('alert')).textContent).toContain('Import failed: mcpServers: line 1, column 2');
+  });
+
+  it('exports with a secrets warning, and saves through the native dialog when there is one', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    api.seedMcpServer({ name: 'everything' });
+    api.mcp.env.everything = { TOKEN: 't0k' };
+    api.mcp.canSave = true;
+    render(McpPanel, { api, active: true });
+    await user.click(await screen.findByRole('button', { name: 'Export…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Export MCP servers' });
+    await waitFor(() => expect((within(dialog).getByRole('textbox', { name: 'Exported JSON' }) as HTMLTextAreaElement).value).toContain('t0k'));
+    expect(dialog.textContent).toContain('in plain text');
+    await user.click(within(dialog).getByRole('button', { name: 'Save to file…' }));
+    expect((await within(dialog).findByRole('status')).textContent).toContain('Saved to /home/me/mcp-servers.json');
+  });
+});
+
+describe('Claude Desktop first-run offer', () => {
+  it('asks once; Not now dismisses it for good', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    api.mcp.offer = { path: '/home/me/.config/Claude/claude_desktop_config.json', servers: ['filesystem', 'github'] };
+    const { unmount } = render(App, { api });
+    const offer = await screen.findByTestId('claude-offer');
+    expect(offer.textContent).toContain('Import 2 servers from Claude Desktop?');
+    expect(offer.textContent).toContain('filesystem, github');
+    await user.click(within(offer).getByRole('button', { name: 'Not now' }));
+    expect(api.answerClaudeDesktopOffer).toHaveBeenCalledWith(false);
+    await waitFor(() => expect(screen.queryByTestId('claude-offer')).toBeNull());
+    unmount();
+    render(App, { api });
+    await waitFor(() => expect(api.claudeDesktopOffer).toHaveBeenCalledTimes(2));
+    expect(screen.queryByTestId('claude-offer')).toBeNull();
+  });
+
+  it('imports and opens the MCP tab', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    api.mcp.offer = { path: '/home/me/.config/Claude/claude_desktop_config.json', servers: ['filesystem'] };
+    render(App, { api });
+    const offer = await screen.findByTestId('claude-offer');
+    expect(offer.textContent).toContain('Import 1 server from Claude Desktop?');
+    await user.click(within(offer).getByRole('button', { name: 'Import' }));
+    const done = await screen.findByTestId('claude-offer-done');
+    expect(done.textContent).toContain('Added 1 (filesystem).');
+    await user.click(within(done).getByRole('button', { name: 'Show servers' }));
+    expect(screen.getByRole('tab', { name: 'MCP' }).getAttribute('aria-selected')).toBe('true');
+  });
+});
