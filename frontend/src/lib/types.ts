@@ -446,6 +446,9 @@ export interface McpStatus {
   server_name?: string;
   server_version?: string;
   tools: number;
+  /** Resources and prompts the server listed when it connected. */
+  resources?: number;
+  prompts?: number;
   /** A state that works but needs attention (0 tools), with the reason. */
   warning?: string;
   last_error?: string;

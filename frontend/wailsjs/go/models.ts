@@ -580,6 +580,8 @@ export namespace mcp {
 	    server_name?: string;
 	    server_version?: string;
 	    tools: number;
+	    resources: number;
+	    prompts: number;
 	    warning?: string;
 	    last_error?: string;
 	    // Go type: time
@@ -608,6 +610,8 @@ export namespace mcp {
 	        this.server_name = source["server_name"];
 	        this.server_version = source["server_version"];
 	        this.tools = source["tools"];
+	        this.resources = source["resources"];
+	        this.prompts = source["prompts"];
 	        this.warning = source["warning"];
 	        this.last_error = source["last_error"];
 	        this.last_health = this.convertValues(source["last_health"], null);
