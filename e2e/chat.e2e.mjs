@@ -2,13 +2,16 @@
 // End-to-end test of Chat, Agents and Model providers against the real Go
 // backend and a scripted model: llmserve replays e2e/cassettes/chat.json
 // (a streamed reply that calls read_file on a file we put in the workspace,
-// then the final answer) over the OpenAI-compatible API.
+// then the final answer) over the OpenAI-compatible API. On the way, the
+// agent editor's Context files section edits SOUL.md, which the agent's own
+// read_file then returns (through the binding and through the CLI).
 //
 // Usage: node e2e/chat.e2e.mjs   (scripts/e2e.sh builds the binaries first)
 // Env:   WARREN_DEV_BIN  binary to run (default build/bin/warren-dev)
 //        LLMSERVE_BIN    cassette server (default build/bin/llmserve)
 //        E2E_OUT         where screenshots and logs go (default build/e2e)
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { launchChromium, log, openWarrenPage, repoRoot, startLlmserve, startWarren, suite } from './lib.mjs';
@@ -20,6 +23,7 @@ const outDir = path.resolve(repoRoot, process.env.E2E_OUT || 'build/e2e');
 const evidenceDir = path.join(repoRoot, 'docs', 'screenshots');
 const PROMPT = 'What does hello.txt say?';
 const FILE_TEXT = 'carrots are crunchy';
+const SOUL_TEXT = 'You are a cheerful gardener.\nAnswer briefly.';
 
 fs.mkdirSync(outDir, { recursive: true });
 const t = suite('chat', { outDir });
@@ -81,6 +85,51 @@ async function main() {
     await form.getByRole('button', { name: 'Save agent' }).click();
     await form.waitFor({ state: 'detached' });
     await page.locator('tr[data-agent="default"]').filter({ hasText: 'replay' }).waitFor();
+  });
+
+  await step('edit SOUL.md in the agent editor; the agent reads it back', async () => {
+    await page.getByRole('button', { name: 'Edit agent default' }).click();
+    const form = page.getByRole('form', { name: 'Edit agent default' });
+    const files = form.getByRole('tablist', { name: 'Context files' });
+    const soulTab = files.locator('[data-file="SOUL.md"]');
+    assert.equal(await soulTab.getAttribute('data-marker'), 'missing');
+    assert.deepEqual(await files.getByRole('tab').evaluateAll((tabs) => tabs.map((t) => t.dataset.file)), [
+      'SOUL.md', 'IDENTITY.md', 'AGENTS.md', 'TOOLS.md', 'USER.md', 'BOOTSTRAP.md',
+    ]);
+    await soulTab.click();
+    const area = form.getByRole('textbox', { name: 'SOUL.md content' });
+    await area.fill(SOUL_TEXT);
+    await area.press('Control+s');
+    await form.getByRole('status').filter({ hasText: 'Saved SOUL.md.' }).waitFor();
+    assert.equal(await soulTab.getAttribute('data-marker'), 'set');
+    await form.getByText('in the system prompt', { exact: true }).waitFor();
+
+    // What the agent's read_file returns, through the binding the UI uses…
+    const viaBinding = await page.evaluate(() => window.go.app.App.CallTool('read_file', JSON.stringify({ path: 'SOUL.md' }), 'default'));
+    assert.equal(viaBinding.status, 'success', JSON.stringify(viaBinding));
+    assert.equal(viaBinding.for_llm, SOUL_TEXT);
+    // …and through the CLI on the same data directory.
+    const cli = execFileSync(bin, ['tool', 'call', 'read_file', '{"path":"SOUL.md"}', '--agent', 'default', '--json'], {
+      env: { ...process.env, WARREN_HOME: home, DISPLAY: '' },
+    }).toString();
+    assert.equal(JSON.parse(cli).for_llm, SOUL_TEXT, cli);
+    const listed = execFileSync(bin, ['agents', 'context', 'default'], { env: { ...process.env, WARREN_HOME: home, DISPLAY: '' } }).toString();
+    log(`warren agents context default:\n${listed.trimEnd()}`);
+    assert.match(listed, /SOUL\.md\s+\d+ B\s+per user\s+yes/);
+
+    // An unsaved edit is guarded when the form closes; discarding keeps the saved text.
+    await area.press('End');
+    await area.pressSequentially(' Unsaved.');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    const guard = form.getByRole('group', { name: 'Unsaved changes' });
+    assert.match((await guard.textContent()) ?? '', /SOUL\.md has unsaved changes/);
+    const shot = path.join(outDir, 'context-files.png');
+    await page.screenshot({ path: shot });
+    log(`screenshot: ${path.relative(repoRoot, shot)}`);
+    await guard.getByRole('button', { name: 'Discard changes' }).click();
+    await form.waitFor({ state: 'detached' });
+    const after = await page.evaluate(() => window.go.app.App.AgentContextFiles('default'));
+    assert.equal(after.find((f) => f.name === 'SOUL.md')?.content, SOUL_TEXT);
   });
 
   await step('send a message: the reply streams and the read_file card shows its result', async () => {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/backend/warren"
 	"github.com/warren-dev/warren/policy"
+	"github.com/warren-dev/warren/tools/fs"
 )
 
 // defaultAgent is created on first run and cannot be removed.
@@ -41,7 +43,10 @@ func (f *agentFlags) register(fs *flag.FlagSet) {
 
 func runAgents(ctx context.Context, env Env, args []string) error {
 	if len(args) == 0 {
-		return usagef("expected a subcommand: list, show, add, edit or remove")
+		return usagef("expected a subcommand: list, show, add, edit, remove or context")
+	}
+	if args[0] == "context" {
+		return runAgentContext(ctx, env, args[1:])
 	}
 	fs := flag.NewFlagSet("agents", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -65,7 +70,7 @@ func runAgents(ctx context.Context, env Env, args []string) error {
 			return usagef("want one agent NAME")
 		}
 	default:
-		return usagef("unknown subcommand %q (want list, show, add, edit or remove)", sub)
+		return usagef("unknown subcommand %q (want list, show, add, edit, remove or context)", sub)
 	}
 	w, err := open(ctx, env, "")
 	if err != nil {
@@ -322,4 +327,153 @@ func removeAgent(ctx context.Context, env Env, w *warren.Warren, key string, yes
 		fmt.Fprintf(env.Stderr, "note: %d cron job(s) of agent %s remain and will fail until removed\n", len(jobs), key)
 	}
 	return nil
+}
+
+// agentContextUsage is the context subcommand's synopsis, shown with its
+// usage errors.
+const agentContextUsage = "agents context NAME [--json] | context NAME FILE | context NAME FILE --set PATH|- | context NAME FILE --clear"
+
+// runAgentContext lists, prints, sets or clears an agent's context files
+// (SOUL.md & co.) where the agent's own file tools find them.
+func runAgentContext(ctx context.Context, env Env, args []string) error {
+	flags := flag.NewFlagSet("agents context", flag.ContinueOnError)
+	asJSON := flags.Bool("json", false, "print JSON (listing only)")
+	from := flags.String("set", "", "write FILE from PATH, or from standard input with -")
+	clearFile := flags.Bool("clear", false, "remove FILE")
+	pos, err := parse(flags, args)
+	if err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	flags.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	switch {
+	case len(pos) == 0 || len(pos) > 2:
+		return usagef("want an agent NAME and optionally a FILE (%s)", agentContextUsage)
+	case len(pos) == 1 && (set["set"] || *clearFile):
+		return usagef("--set and --clear need a FILE: one of %s", strings.Join(fs.ContextFileNames(), ", "))
+	case set["set"] && *clearFile:
+		return usagef("--set and --clear do not go together (--clear is --set with nothing)")
+	case set["set"] && *from == "":
+		return usagef("--set needs a PATH, or - for standard input")
+	case len(pos) == 2 && *asJSON:
+		return usagef("--json is for the listing: warren agents context %s --json", pos[0])
+	case len(pos) == 2 && !fs.IsContextFile(pos[1]):
+		return usagef("%q is not a context file: want one of %s", pos[1], strings.Join(fs.ContextFileNames(), ", "))
+	}
+	content := ""
+	if set["set"] {
+		if content, err = readContextSource(env, *from, pos[1]); err != nil {
+			return err
+		}
+	}
+	w, err := open(ctx, env, "")
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(w)
+	agent := pos[0]
+	a, err := getAgent(ctx, w, agent)
+	if err != nil {
+		return err
+	}
+	if set["set"] || *clearFile {
+		return saveAgentContext(ctx, env, w, a, pos[1], content)
+	}
+	files, err := w.AgentContextFiles(ctx, agent)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 2 {
+		return printAgentContextFile(env, agent, files, pos[1])
+	}
+	if *asJSON {
+		return printJSON(env, files)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FILE\tSIZE\tSTORED\tIN PROMPT\tPURPOSE")
+	for _, f := range files {
+		size := "-"
+		if f.Exists {
+			size = fmt.Sprintf("%d B", len(f.Content))
+		}
+		if f.Template {
+			size += " (template)"
+		}
+		inPrompt := "no"
+		if f.InPrompt {
+			inPrompt = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", f.Name, size, scopeWords(f.Scope), inPrompt, f.Purpose)
+	}
+	return tw.Flush()
+}
+
+// readContextSource reads the --set content from a file or standard input,
+// at most one byte past the write limit so the core can refuse it.
+func readContextSource(env Env, from, name string) (string, error) {
+	var r io.Reader
+	if from == "-" {
+		if env.Stdin == nil {
+			return "", usagef("--set -: there is no standard input")
+		}
+		if isTerminal(env.Stdin) {
+			fmt.Fprintf(env.Stderr, "Type %s, then Ctrl-D on a line of its own:\n", name)
+		}
+		r = env.Stdin
+	} else {
+		f, err := os.Open(from) // #nosec G304 -- the user names the file to read
+		if err != nil {
+			return "", usagef("--set: %v", err)
+		}
+		defer func() { _ = f.Close() }() // read-only
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, fs.DefaultMaxWriteBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("--set %s: %w", from, err)
+	}
+	return string(b), nil
+}
+
+// saveAgentContext writes (blank content: clears) one file of agent a.
+func saveAgentContext(ctx context.Context, env Env, w *warren.Warren, a store.Agent, name, content string) error {
+	if err := w.SaveAgentContextFile(ctx, a.Key, name, content); err != nil {
+		if errors.Is(err, warren.ErrInvalidContextFile) {
+			return usagef("%v", err)
+		}
+		return err
+	}
+	route, _ := fs.RouteContextFile(string(a.Type), name)
+	if strings.TrimSpace(content) == "" {
+		fmt.Fprintf(env.Stdout, "cleared %s of agent %s (%s)\n", name, a.Key, scopeWords(route.Scope))
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "saved %s of agent %s: %d bytes (%s)\n", name, a.Key, len(content), scopeWords(route.Scope))
+	return nil
+}
+
+func printAgentContextFile(env Env, agent string, files []warren.ContextFileView, name string) error {
+	for _, f := range files {
+		if f.Name != name {
+			continue
+		}
+		if !f.Exists {
+			fmt.Fprintf(env.Stderr, "agent %s has no %s (write it with warren agents context %s %s --set PATH)\n", agent, name, agent, name)
+			return errResult
+		}
+		if f.Template {
+			fmt.Fprintf(env.Stderr, "note: the agent-level template; you have no copy of your own yet\n")
+		}
+		_, err := io.WriteString(env.Stdout, f.Content)
+		return err
+	}
+	return usagef("%q is not a context file", name)
+}
+
+// scopeWords says where a context file lives, for people.
+func scopeWords(s fs.ContextFileScope) string {
+	if s == fs.ScopeUser {
+		return "per user"
+	}
+	return "agent-level"
 }

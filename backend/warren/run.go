@@ -6,6 +6,7 @@ import (
 	"fmt"
 	iofs "io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/warren-dev/warren/backend/agent"
@@ -149,11 +150,17 @@ func (w *Warren) systemPrompt(ctx context.Context, a store.Agent, user, ws strin
 		if err != nil {
 			return "", fmt.Errorf("context file %s: %w", name, err)
 		}
-		if ok && strings.TrimSpace(content) != "" {
+		if ok && inPrompt(name, content) {
 			fmt.Fprintf(&b, "\n## %s\n\n%s\n", name, strings.TrimSpace(content))
 		}
 	}
 	return b.String(), nil
+}
+
+// inPrompt is the one rule for which context files the system prompt
+// includes: the listed ones, when they say something.
+func inPrompt(name, content string) bool {
+	return slices.Contains(contextFileOrder, name) && strings.TrimSpace(content) != ""
 }
 
 // TestProvider connects to a configured provider and lists its models.

@@ -23,6 +23,7 @@ import type {
   ApprovalRequest,
   AuditEntry,
   CallResult,
+  ContextFileView,
   CustomTool,
   Explanation,
   McpServer,
@@ -208,7 +209,23 @@ export interface FakeState {
   cron: CronJob[];
   /** Subagents by parent session, as app.Subagents lists them. */
   subagents: Record<string, SubagentTask[]>;
+  /** Stored context files by agent, then name (where routing puts them does not matter here). */
+  contextFiles: Record<string, Record<string, string>>;
+  /** Open agents' agent-level templates by agent, then name. */
+  contextTemplates: Record<string, Record<string, string>>;
+  /** When set, saveAgentContextFile rejects with it. */
+  contextSaveError: string | null;
 }
+
+/** The routed context files and what they are for, as warren.AgentContextFiles lists them. */
+export const CONTEXT_FILES: [string, string][] = [
+  ['SOUL.md', "Persona: the agent's personality and behavior"],
+  ['IDENTITY.md', 'Agent identity information: who it is, its name and role'],
+  ['AGENTS.md', 'Sub-agent definitions'],
+  ['TOOLS.md', 'Tool usage guidance'],
+  ['USER.md', 'Per-user preferences and context'],
+  ['BOOTSTRAP.md', 'First-run instructions; the agent writes it empty (deleting it) when the first run is done'],
+];
 
 const ZERO_TIME = '0001-01-01T00:00:00Z';
 
@@ -337,7 +354,19 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     runs: [],
     cron: [],
     subagents: {},
+    contextFiles: {},
+    contextTemplates: {},
+    contextSaveError: null,
   };
+  // Like fs.RouteContextFile: where a file lives and whether a template shows through.
+  function contextRoute(agent: string, name: string) {
+    const predefined = state.agents.find((a) => a.key === agent)?.type === 'predefined';
+    const scope: ContextFileView['scope'] = predefined && name !== 'USER.md' ? 'agent' : 'user';
+    return { scope, fallback: !predefined && name !== 'BOOTSTRAP.md' };
+  }
+  function knownAgent(agent: string) {
+    if (!state.agents.some((a) => a.key === agent)) throw `unknown agent ${JSON.stringify(agent)}`;
+  }
   const subagentListeners = new Set<(ev: SubagentEvent) => void>();
   const messageListeners = new Set<(ev: MessageEvent) => void>();
   let cronSeq = 0;
@@ -614,6 +643,34 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     deleteAgent: vi.fn(async (key: string) => {
       if (key === 'default') throw 'the default agent cannot be deleted';
       state.agents = state.agents.filter((a) => a.key !== key);
+    }),
+    agentContextFiles: vi.fn(async (agent: string): Promise<ContextFileView[]> => {
+      knownAgent(agent);
+      return CONTEXT_FILES.map(([name, purpose]) => {
+        const { scope, fallback } = contextRoute(agent, name);
+        const own = state.contextFiles[agent]?.[name];
+        const template = fallback ? state.contextTemplates[agent]?.[name] : undefined;
+        const content = own ?? template;
+        return {
+          name,
+          purpose,
+          scope,
+          content: content ?? '',
+          exists: content !== undefined,
+          template: own === undefined && template !== undefined,
+          in_prompt: !!content?.trim(),
+        };
+      });
+    }),
+    // Like warren.SaveAgentContextFile: blank removes, unless a template would show through.
+    saveAgentContextFile: vi.fn(async (agent: string, name: string, content: string) => {
+      if (state.contextSaveError) throw state.contextSaveError;
+      knownAgent(agent);
+      if (!CONTEXT_FILES.some(([n]) => n === name)) throw `invalid context file: ${JSON.stringify(name)} is not one of ${CONTEXT_FILES.map(([n]) => n).join(', ')}`;
+      const files = (state.contextFiles[agent] ??= {});
+      if (content.trim()) files[name] = content;
+      else if (contextRoute(agent, name).fallback && state.contextTemplates[agent]?.[name] !== undefined) files[name] = '';
+      else delete files[name];
     }),
     modelProviders: vi.fn(async () => structuredClone(state.providers)),
     // Like Go: "" keeps the stored key, "-" removes it; has_key is computed.

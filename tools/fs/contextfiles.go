@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	iofs "io/fs"
+	"slices"
 	"strings"
 )
 
@@ -31,16 +32,54 @@ const (
 // what marks the first run as done.
 const bootstrapFile = "BOOTSTRAP.md"
 
+// contextFileNames are the routed context files, in the seed's order. The
+// seed announces seven but lists six; GoClaw's seventh, HEARTBEAT.md, stays
+// on disk until an issue asks for it.
+var contextFileNames = []string{"SOUL.md", "IDENTITY.md", "AGENTS.md", "TOOLS.md", "USER.md", bootstrapFile}
+
+// ContextFileNames lists the routed context files.
+func ContextFileNames() []string { return slices.Clone(contextFileNames) }
+
 // IsContextFile reports whether rel is one of the routed context files. Only
-// exact names at the workspace root are routed. The seed announces seven but
-// lists six; GoClaw's seventh, HEARTBEAT.md, stays on disk until an issue
-// asks for it.
-func IsContextFile(rel string) bool {
-	switch rel {
-	case "SOUL.md", "IDENTITY.md", "AGENTS.md", "TOOLS.md", "USER.md", bootstrapFile:
-		return true
+// exact names at the workspace root are routed.
+func IsContextFile(rel string) bool { return slices.Contains(contextFileNames, rel) }
+
+// ContextFileScope says whose a stored context file is.
+type ContextFileScope string
+
+// Context file scopes.
+const (
+	// ScopeAgent files are shared by every user of the agent.
+	ScopeAgent ContextFileScope = "agent"
+	// ScopeUser files belong to one user of the agent.
+	ScopeUser ContextFileScope = "user"
+)
+
+// ContextFileRoute is where a routed file lives for one agent type.
+type ContextFileRoute struct {
+	Scope ContextFileScope
+	// Fallback: a user with no copy of their own reads the agent-level
+	// template (only with ScopeUser).
+	Fallback bool
+}
+
+// RouteContextFile says where name lives for agents of agentType (unknown
+// types route as open); ok is false when name is not a routed file. The
+// interceptor routes with it, and so do editors that must show and change
+// exactly what the agent reads.
+func RouteContextFile(agentType, name string) (route ContextFileRoute, ok bool) {
+	if !IsContextFile(name) {
+		return ContextFileRoute{}, false
 	}
-	return false
+	if agentType == AgentTypePredefined {
+		if name == "USER.md" {
+			return ContextFileRoute{Scope: ScopeUser}, true
+		}
+		return ContextFileRoute{Scope: ScopeAgent}, true
+	}
+	// BOOTSTRAP.md does not fall back: once the user's copy is deleted the
+	// first run is over, and the template must not bring it back.
+	return ContextFileRoute{Scope: ScopeUser, Fallback: name != bootstrapFile}, true
 }
 
 // ContextFileInterceptor routes context files to a ContextFileStore. Open
@@ -62,12 +101,8 @@ func (c *ContextFileInterceptor) route(ctx context.Context, agent, name string) 
 	if err != nil {
 		return false, false, fmt.Errorf("agent type of %s: %w", agent, err)
 	}
-	if typ == AgentTypePredefined {
-		return name == "USER.md", false, nil
-	}
-	// BOOTSTRAP.md does not fall back: once the user's copy is deleted the
-	// first run is over, and the template must not bring it back.
-	return true, name != bootstrapFile, nil
+	r, _ := RouteContextFile(typ, name) // callers checked IsContextFile
+	return r.Scope == ScopeUser, r.Fallback, nil
 }
 
 // Read serves a routed file from the store.

@@ -8,6 +8,7 @@ import type {
   ChatMessage,
   ChatSession,
   CronJob,
+  ContextFileView,
   CronJobInput,
   MessageEvent,
   SubagentEvent,
@@ -114,6 +115,10 @@ export interface WarrenApi {
   agents(): Promise<Agent[]>;
   saveAgent(agent: Agent): Promise<void>;
   deleteAgent(key: string): Promise<void>;
+  /** Every routed context file of an agent (SOUL.md & co.), as the agent reads it. */
+  agentContextFiles(agent: string): Promise<ContextFileView[]>;
+  /** Writes one where the agent's file tools would; blank content removes it. */
+  saveAgentContextFile(agent: string, name: string, content: string): Promise<void>;
   modelProviders(): Promise<ModelProvider[]>;
   saveModelProvider(p: ModelProvider): Promise<void>;
   deleteModelProvider(name: string): Promise<void>;
@@ -265,6 +270,8 @@ export const wailsApi: WarrenApi = {
     ((await App.Agents()) ?? []).map((a) => ({ ...a, allow: a.allow ?? [], deny: a.deny ?? [] })) as unknown as Agent[],
   saveAgent: (agent) => App.SaveAgent(agent as never),
   deleteAgent: (key) => App.DeleteAgent(key),
+  agentContextFiles: async (agent) => ((await App.AgentContextFiles(agent)) ?? []) as unknown as ContextFileView[],
+  saveAgentContextFile: (agent, name, content) => App.SaveAgentContextFile(agent, name, content),
   modelProviders: async () => ((await App.ModelProviders()) ?? []) as unknown as ModelProvider[],
   saveModelProvider: (p) => App.SaveModelProvider(p as never),
   deleteModelProvider: (name) => App.DeleteModelProvider(name),

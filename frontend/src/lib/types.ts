@@ -227,6 +227,25 @@ export interface Agent {
   network: boolean;
 }
 
+/**
+ * warren.ContextFileView: one routed context file (SOUL.md & co.) of an
+ * agent, as the agent reads it on this desktop (user "local").
+ */
+export interface ContextFileView {
+  name: string;
+  /** What the file is for (seed §3). */
+  purpose: string;
+  /** "agent": one copy shared by every user; "user": the local user's own copy. */
+  scope: 'agent' | 'user';
+  /** What read_file returns; "" when the file does not exist. */
+  content: string;
+  exists: boolean;
+  /** The user has no copy of this open agent's file: content is the agent-level template. */
+  template: boolean;
+  /** Whether the system prompt includes it (it exists and is not blank). */
+  in_prompt: boolean;
+}
+
 /** store.Provider; api_key is write-only ("" keeps the stored key, "-" removes it). */
 export interface ModelProvider {
   name: string;

@@ -874,6 +874,30 @@ export namespace warren {
 	        this.servers = source["servers"];
 	    }
 	}
+	export class ContextFileView {
+	    name: string;
+	    purpose: string;
+	    scope: string;
+	    content: string;
+	    exists: boolean;
+	    template: boolean;
+	    in_prompt: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ContextFileView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.purpose = source["purpose"];
+	        this.scope = source["scope"];
+	        this.content = source["content"];
+	        this.exists = source["exists"];
+	        this.template = source["template"];
+	        this.in_prompt = source["in_prompt"];
+	    }
+	}
 	export class CronJobInput {
 	    agent: string;
 	    name: string;

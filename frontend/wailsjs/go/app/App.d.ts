@@ -18,6 +18,8 @@ export function AddCronJob(arg1:warren.CronJobInput):Promise<cron.Job>;
 
 export function AddMCPServer(arg1:mcp.Server):Promise<void>;
 
+export function AgentContextFiles(arg1:string):Promise<Array<warren.ContextFileView>>;
+
 export function Agents():Promise<Array<store.Agent>>;
 
 export function AnswerApproval(arg1:string,arg2:string):Promise<boolean>;
@@ -101,6 +103,8 @@ export function RunCronJobNow(arg1:string):Promise<cron.Job>;
 export function SandboxStatus():Promise<app.SandboxStatus>;
 
 export function SaveAgent(arg1:store.Agent):Promise<void>;
+
+export function SaveAgentContextFile(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function SaveCustomTool(arg1:custom.Definition):Promise<void>;
 

@@ -14,6 +14,10 @@ export function AddMCPServer(arg1) {
   return window['go']['app']['App']['AddMCPServer'](arg1);
 }
 
+export function AgentContextFiles(arg1) {
+  return window['go']['app']['App']['AgentContextFiles'](arg1);
+}
+
 export function Agents() {
   return window['go']['app']['App']['Agents']();
 }
@@ -180,6 +184,10 @@ export function SandboxStatus() {
 
 export function SaveAgent(arg1) {
   return window['go']['app']['App']['SaveAgent'](arg1);
+}
+
+export function SaveAgentContextFile(arg1, arg2, arg3) {
+  return window['go']['app']['App']['SaveAgentContextFile'](arg1, arg2, arg3);
 }
 
 export function SaveCustomTool(arg1) {
