@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -175,7 +176,7 @@ type ToolEvent struct {
 func (r *Registry) ExecuteWithContext(ctx context.Context, call Call) (Result, error) {
 	start := time.Now()
 	if call.ID == "" {
-		call.ID = fmt.Sprintf("call-%d", r.seq.Add(1))
+		call.ID = "call-" + strconv.FormatUint(r.seq.Add(1), 10)
 	}
 	t, ok := r.Get(call.Name)
 	if !ok {
@@ -274,8 +275,13 @@ func (r *Registry) scrub(s string) string {
 }
 
 func (r *Registry) scrubResult(res Result) Result {
+	same := res.ForUser == res.ForLLM // Text results carry one string twice
 	res.ForLLM = r.scrub(res.ForLLM)
-	res.ForUser = r.scrub(res.ForUser)
+	if same {
+		res.ForUser = res.ForLLM
+	} else {
+		res.ForUser = r.scrub(res.ForUser)
+	}
 	if res.Error != nil {
 		e := *res.Error
 		e.Message = r.scrub(e.Message)

@@ -121,6 +121,9 @@ func (s *Schema) JSON() json.RawMessage {
 // Validate checks raw arguments against the schema and returns an error that
 // names the offending field, so the model can correct its call.
 func (s *Schema) Validate(args json.RawMessage) error {
+	if s.raw != nil {
+		return s.validateRaw(args)
+	}
 	var v any
 	if len(strings.TrimSpace(string(args))) == 0 {
 		v = map[string]any{}

@@ -1,7 +1,9 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -25,4 +27,26 @@ func RawSchema(raw json.RawMessage) (*Schema, error) {
 		return nil, fmt.Errorf("input schema type is %q, want \"object\"", t)
 	}
 	return &Schema{Type: "object", Required: top.Required, raw: append(json.RawMessage(nil), raw...)}, nil
+}
+
+// validateRaw checks what RawSchema promises: a JSON object (or nothing)
+// holding every required top-level field. Field values stay unparsed.
+func (s *Schema) validateRaw(args json.RawMessage) error {
+	if len(bytes.TrimSpace(args)) == 0 || bytes.Equal(bytes.TrimSpace(args), []byte("null")) {
+		args = json.RawMessage(`{}`)
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(args, &obj); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return fmt.Errorf("arguments must be an object, got %s", typeErr.Value)
+		}
+		return fmt.Errorf("arguments are not valid JSON: %v", err)
+	}
+	for _, r := range s.Required {
+		if v, ok := obj[r]; !ok || bytes.Equal(v, []byte("null")) {
+			return fmt.Errorf("missing required field %q", r)
+		}
+	}
+	return nil
 }

@@ -309,12 +309,12 @@ func (c *conn) catalog(ctx context.Context) (resources, prompts []string, note s
 // callTool calls a tool; a transport failure is a Go error. It runs on the
 // caller's goroutine (no hand-off per call: the bridge's overhead budget is
 // 10 % of a round trip); the connection's death cancels it.
-func (c *conn) callTool(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+func (c *conn) callTool(ctx context.Context, tool string, args json.RawMessage, timeout time.Duration) (*mcp.CallToolResult, error) {
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
 	}
 	parent := ctx
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	stop := context.AfterFunc(c.alive, cancel)
 	defer stop()
@@ -325,8 +325,11 @@ func (c *conn) callTool(ctx context.Context, tool string, args json.RawMessage) 
 	switch {
 	case err == nil:
 		return res, nil
-	case parent.Err() != nil && c.deathError() == nil:
-		return nil, parent.Err() // the caller gave up or timed out
+	case ctx.Err() != nil && c.deathError() == nil:
+		if parent.Err() != nil {
+			return nil, parent.Err() // the caller gave up
+		}
+		return nil, ctx.Err() // the call timed out
 	}
 	return nil, c.preferDeath(err)
 }

@@ -435,11 +435,9 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args []byte) (*
 	if c == nil {
 		return nil, fmt.Errorf("MCP server %s is %s%s: %w", server, st.State, describeWait(st), ErrNotConnected)
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	res, err := c.callTool(ctx, tool, args)
+	res, err := c.callTool(ctx, tool, args, timeout)
 	if err != nil {
-		if ctx.Err() == context.DeadlineExceeded {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			return nil, fmt.Errorf("MCP server %s did not answer %s within %s", server, tool, timeout)
 		}
 		s.poke()
