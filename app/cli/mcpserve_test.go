@@ -21,6 +21,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	wmcp "github.com/warren-dev/warren/backend/mcp"
 	"github.com/warren-dev/warren/backend/mcp/gateway"
 	"github.com/warren-dev/warren/backend/warren"
 	"github.com/warren-dev/warren/policy"
@@ -101,13 +102,7 @@ func callText(t *testing.T, c *client.Client, name string, args map[string]any) 
 	if err != nil {
 		t.Fatalf("call %s: %v", name, err)
 	}
-	var b strings.Builder
-	for _, content := range res.Content {
-		if text, ok := content.(mcp.TextContent); ok {
-			b.WriteString(text.Text)
-		}
-	}
-	return b.String(), res.IsError
+	return wmcp.ResultText(res), res.IsError
 }
 
 func listNames(t *testing.T, c *client.Client) []string {

@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/warren-dev/warren/backend/approvals"
+	wmcp "github.com/warren-dev/warren/backend/mcp"
 	"github.com/warren-dev/warren/backend/mcp/gateway"
 	"github.com/warren-dev/warren/backend/warren"
 	"github.com/warren-dev/warren/policy"
@@ -123,13 +124,7 @@ func call(t *testing.T, c *client.Client, name string, args map[string]any) (str
 	if err != nil {
 		t.Fatalf("call %s: %v", name, err)
 	}
-	var b strings.Builder
-	for _, content := range res.Content {
-		if text, ok := content.(mcp.TextContent); ok {
-			b.WriteString(text.Text)
-		}
-	}
-	return b.String(), res.IsError
+	return wmcp.ResultText(res), res.IsError
 }
 
 func initialize(t *testing.T, c *client.Client) *mcp.InitializeResult {
