@@ -1,7 +1,8 @@
 // The chat transcript as plain data: live agent events and stored session
 // history both become the same items, so a reopened session looks like the
 // run that produced it.
-import type { AgentEvent, ChatMessage, ChatSession, TokenUsage, UserMessage } from './types';
+import { STATUS_LABEL, taskTitle } from './subagents';
+import type { Agent, AgentEvent, ChatMessage, ChatSession, SubagentAnnouncement, TokenUsage, UserMessage } from './types';
 
 export interface ToolCallView {
   id: string;
@@ -96,6 +97,19 @@ function findCall(t: Transcript, id: string, name: string): ToolCallView | undef
   return undefined;
 }
 
+/** Adds m as a notice (in place) unless t already shows it, by id or by its text. */
+export function addNotice(t: Transcript, m: UserMessage) {
+  const shown = t.items.some((i) => i.kind === 'notice' && (i.message.id === m.id || (!!m.text && i.message.text.includes(m.text))));
+  if (!shown) t.items.push({ kind: 'notice', message: m });
+}
+
+/** The notice for finished background subagents handed to the agent of a session. */
+export function announcementNotice(a: SubagentAnnouncement, time: string): UserMessage {
+  const text = a.tasks.map((x) => `${taskTitle(x)}: ${STATUS_LABEL[x.status] ?? x.status}`).join('\n');
+  const id = `announced-${a.tasks.map((x) => x.id).join('-')}`;
+  return { id, agent: '', session: a.session, title: 'Subagent results handed to the agent', text, level: 'info', at: time || new Date().toISOString() };
+}
+
 /** Calls still marked running when a turn ends never finished. */
 export function finishCalls(t: Transcript) {
   for (const it of t.items) if (it.kind === 'tool' && it.call.running) it.call.running = false;
@@ -178,6 +192,22 @@ export function formatDuration(ms: number | undefined): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** A turn's tokens as the line under it ("≈ " when estimated). */
+export function formatUsage(u: TokenUsage): string {
+  const n = (x: number) => x.toLocaleString();
+  return `${u.estimated ? '≈ ' : ''}${n(u.prompt_tokens)} in · ${n(u.completion_tokens)} out · ${n(u.total_tokens)} tokens this turn`;
+}
+
+/** Agents by key, the default one first. */
+export function sortAgents(list: Agent[]): Agent[] {
+  return [...list].sort((a, b) => (a.key === 'default' ? -1 : b.key === 'default' ? 1 : a.key.localeCompare(b.key)));
+}
+
+/** An agent as the picker lists it: its name and key when they differ. */
+export function agentLabel(a: Agent): string {
+  return a.name && a.name !== a.key ? `${a.name} (${a.key})` : a.key;
+}
+
 export function sessionTokens(s: ChatSession): number {
   return (s.prompt_tokens || 0) + (s.completion_tokens || 0);
 }
@@ -214,5 +244,114 @@ export class Sequencer {
       out.push(e);
     }
     return out;
+  }
+}
+
+/**
+ * Routes agent events to the transcript on screen, in order: those of the
+ * run it follows (one sent from here, or one Warren started by itself in the
+ * open session), and late ones of the run that ended last (the dev server's
+ * WebSocket can deliver "done" before the last text). Events of other runs,
+ * and of stopped ones, are ignored.
+ */
+export class RunFollower {
+  /** The run we show. */
+  private runId: string | null = null;
+  /** The run that ended last: its late events still belong to the transcript. */
+  private endedRun: string | null = null;
+  private order = new Sequencer();
+  /** A send is under way: its run id is not known yet, so events wait in buffer. */
+  private sending = false;
+  private buffer: AgentEvent[] = [];
+  private readonly stopped = new Set<string>();
+
+  /**
+   * transcript returns the one on screen (it is replaced, not only changed);
+   * onadopt hears that a run Warren started by itself is now followed, onend
+   * that the followed run ended.
+   */
+  constructor(private readonly hooks: { transcript: () => Transcript; onadopt: () => void; onend: () => void }) {}
+
+  /** Handles one event from the backend. */
+  receive(ev: AgentEvent) {
+    if (this.stopped.has(ev.run_id)) return;
+    const t = this.hooks.transcript();
+    if ((this.runId && ev.run_id === this.runId) || (!this.runId && !this.sending && ev.run_id === this.endedRun)) this.applyInOrder(ev);
+    else if (this.sending) this.buffer.push(ev);
+    else if (!this.runId && !t.running && ev.session && ev.session === t.session && ev.kind !== 'done' && ev.kind !== 'error') {
+      // A turn Warren started in this session by itself (answering its
+      // subagents' results): follow it like one we started.
+      this.follow(ev.run_id);
+      t.running = true;
+      t.error = null;
+      t.usage = null;
+      this.hooks.onadopt();
+      this.applyInOrder(ev);
+    }
+  }
+
+  /** text is being sent: it shows as a new turn; events that come before its run id is known wait. */
+  beginSend(text: string) {
+    const t = this.hooks.transcript();
+    t.items.push({ kind: 'user', text });
+    t.error = null;
+    t.usage = null;
+    t.running = true;
+    this.sending = true;
+    this.buffer = [];
+  }
+
+  /** The message sent started run id: follow it, from the events that came early. */
+  started(id: string) {
+    this.follow(id);
+    const early = this.buffer.filter((e) => e.run_id === id);
+    this.buffer = [];
+    for (const ev of early) for (const e of this.order.push(ev)) if (this.runId === id) this.apply(e);
+  }
+
+  /** The send is over, whether or not it started a run. */
+  endSend() {
+    this.sending = false;
+    this.buffer = [];
+  }
+
+  /** Ends the followed run on screen and drops it for good; returns its id, or null when none is followed. */
+  stop(): string | null {
+    const id = this.runId;
+    if (!id) return null;
+    this.stopped.add(id);
+    this.runId = null;
+    const t = this.hooks.transcript();
+    t.running = false;
+    finishCalls(t);
+    return id;
+  }
+
+  /** Another transcript is shown: late events of the last run no longer belong. */
+  forgetEnded() {
+    this.endedRun = null;
+  }
+
+  private follow(id: string) {
+    this.runId = id;
+    this.endedRun = null;
+    this.order = new Sequencer();
+  }
+
+  private applyInOrder(ev: AgentEvent) {
+    for (const e of this.order.push(ev)) this.apply(e);
+  }
+
+  private apply(ev: AgentEvent) {
+    if (ev.run_id === this.endedRun && (ev.kind === 'done' || ev.kind === 'error' || ev.kind === 'session')) return;
+    const t = this.hooks.transcript();
+    const ended = ev.run_id === this.endedRun;
+    applyEvent(t, ev);
+    if (ended) t.running = false;
+    if (ev.kind === 'done' || ev.kind === 'error') {
+      this.endedRun = this.runId;
+      this.runId = null;
+      this.hooks.onend();
+    }
   }
 }
