@@ -59,6 +59,8 @@ mkdir -p docs
       printf "| MCP bridge overhead vs a raw mcp-go stdio call (echo, p50) | %s %% (%s µs vs %s µs) | at most 10 %% |\n", over, mbr, mraw }
     /^BenchmarkDeadServer/ { for (i = 1; i < NF; i++) { if ($(i+1) == "ms-to-detect") det = $i; if ($(i+1) == "ms-to-reconnect") rec = $i }
       printf "| killed MCP stdio server: noticed / connected again (2 s first backoff) | %s ms / %s ms | noticed within 1000 ms |\n", det, rec }
+    /^BenchmarkSandboxedMCPStart\/host/ { mhost = $3 }
+    /^BenchmarkSandboxedMCPStart\/sandboxed/ { msb = $3 }
     /^BenchmarkExec\/host\/echo/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) host = $i }
     /^BenchmarkExec\/warm\/echo/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) warm = $i }
     /^BenchmarkExec\/podman-exec/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) pexec = $i }
@@ -66,6 +68,7 @@ mkdir -p docs
     END {
       if (host != "" && warm != "") printf "| warm sandboxed exec p50 vs host sh -c (echo hi) | %.2fx (%s µs vs %s µs) | at most 5x |\n", warm / host, warm, host
       if (warm != "" && pexec != "") printf "| podman exec p50 vs warm sandboxed exec | %.0fx slower (%s µs vs %s µs) | at least 10x |\n", pexec / warm, pexec, warm
+      if (mhost != "" && msb != "") printf "| MCP server-everything start (spawn + initialize + tools/list): host / sandboxed | %.0f ms / %.0f ms | (reported) |\n", mhost / 1e6, msb / 1e6
       if (cold != "") printf "| cold start (create + start + first exec) p50 | %s µs | (reported) |\n", cold
     }' "$out"
   echo
