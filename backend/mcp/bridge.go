@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -40,7 +41,7 @@ func (m *Manager) BridgeTools() ([]Bridged, []string) {
 	var problems []string
 	for _, st := range m.Running() {
 		for _, t := range st.Tools {
-			if contains(st.Server.ToolDeny, t.Name) {
+			if slices.Contains(st.Server.ToolDeny, t.Name) {
 				continue
 			}
 			b, err := m.bridge(st.Server, t)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"os/exec"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -329,7 +330,7 @@ func (m *Manager) WaitReady(ctx context.Context, names ...string) {
 	m.mu.Lock()
 	var waits []chan struct{}
 	for name, s := range m.servers {
-		if len(names) == 0 || contains(names, name) {
+		if len(names) == 0 || slices.Contains(names, name) {
 			waits = append(waits, s.ready)
 		}
 	}
@@ -343,14 +344,6 @@ func (m *Manager) WaitReady(ctx context.Context, names ...string) {
 	}
 }
 
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
 
 // Statuses returns every stored server's status, sorted by name; stored
 // servers that are not running are reported as stopped.
