@@ -344,7 +344,6 @@ func (m *Manager) WaitReady(ctx context.Context, names ...string) {
 	}
 }
 
-
 // Statuses returns every stored server's status, sorted by name; stored
 // servers that are not running are reported as stopped.
 func (m *Manager) Statuses(ctx context.Context) ([]Status, error) {
