@@ -28,7 +28,7 @@ func mcpServe(ctx context.Context, env Env, args []string) error {
 	stdio := fs.Bool("stdio", false, "serve one client over stdin/stdout (the default)")
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this loopback address, e.g. 127.0.0.1:8765")
 	agent := fs.String("agent", "default", "agent whose tools and policy are served")
-	profile := fs.String("profile", "", "serve only what this profile allows as well (default: the active profile)")
+	profile := fs.String("profile", "", "policy profile the tools are listed and judged by (default: the active profile)")
 	token := fs.String("token", "", "HTTP bearer token (default: $"+gateway.EnvToken+", else one kept in the data directory)")
 	approve := fs.String("approve", "", "answer approval requests: yes (allow once), always, or no (default: wait, then deny)")
 	approvalTimeout := fs.Duration("approval-timeout", defaultMCPApprovalTimeout, "how long an unanswered approval waits before it is denied")

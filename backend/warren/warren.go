@@ -201,6 +201,8 @@ type CallRequest struct {
 	Channel   string
 	// Sandbox overrides where commands run: "podman", "host" or "".
 	Sandbox string
+	// Profile is the policy profile the call is judged by ("" = the active one).
+	Profile string
 }
 
 // CallTool runs one call through the full registry pipeline.
@@ -229,7 +231,7 @@ func (w *Warren) CallTool(ctx context.Context, req CallRequest) (tools.Result, e
 		Name: req.Name, Args: req.Args,
 		Context: tools.CallContext{
 			Channel: req.Channel, SandboxKey: req.Session, Workspace: req.Workspace,
-			Agent: req.Agent, User: req.User, PeerKind: "direct", Sandbox: req.Sandbox,
+			Agent: req.Agent, User: req.User, PeerKind: "direct", Sandbox: req.Sandbox, Profile: req.Profile,
 		},
 	})
 }

@@ -28,16 +28,13 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (out *m
 			out = mcp.NewToolResultError(fmt.Sprintf("%s: %s failed unexpectedly inside Warren", tools.CodeExecution, name))
 		}
 	}()
-	if reason, ok := g.view.Load().narrowed[name]; ok {
-		return mcp.NewToolResultError(fmt.Sprintf("%s: tool %s is not allowed: %s", tools.CodePolicyDenied, name, reason)), nil
-	}
 	args, err := rawArgs(req)
 	if err != nil {
 		return mcp.NewToolResultError(fmt.Sprintf("%s: %s: %v", tools.CodeValidation, name, err)), nil
 	}
 	session := SessionPrefix + clientName(ctx)
 	res, callErr := g.core.CallTool(ctx, warren.CallRequest{
-		Name: name, Args: args, Agent: g.opts.Agent, Session: session, Channel: Channel,
+		Name: name, Args: args, Agent: g.opts.Agent, Session: session, Channel: Channel, Profile: g.opts.Profile,
 	})
 	g.log.LogAttrs(ctx, slog.LevelDebug, "mcp gateway: tool call", slog.String("tool", name),
 		slog.String("session", session), slog.String("code", string(res.Code())))

@@ -36,9 +36,8 @@ const DefaultRefreshInterval = time.Second
 type Options struct {
 	// Agent whose policy filters the tools; empty means "default".
 	Agent string
-	// Profile narrows the tools further to what this profile allows; empty
-	// means the active profile alone. A profile can only narrow: calls are
-	// gated by the active profile too (see the package report).
+	// Profile is the policy profile tools are listed and calls judged by;
+	// empty means the active one.
 	Profile string
 	// Logger receives diagnostics; nil discards them. In stdio mode it must
 	// not write to stdout.
@@ -65,9 +64,6 @@ type Gateway struct {
 type toolView struct {
 	fingerprint [32]byte
 	allowed     map[string]bool
-	// narrowed holds tools the active policy allows but Options.Profile
-	// does not, with the reason: the gateway refuses those itself.
-	narrowed map[string]string
 }
 
 // New returns a gateway; the tool list is built by Refresh or when serving starts.
@@ -82,7 +78,7 @@ func New(core *warren.Warren, opts Options) *Gateway {
 		opts.RefreshInterval = DefaultRefreshInterval
 	}
 	g := &Gateway{core: core, opts: opts, log: opts.Logger}
-	g.view.Store(&toolView{allowed: map[string]bool{}, narrowed: map[string]string{}})
+	g.view.Store(&toolView{allowed: map[string]bool{}})
 	g.srv = server.NewMCPServer("warren", warren.Version,
 		server.WithTitle("Warren"),
 		server.WithToolCapabilities(true),
@@ -117,31 +113,12 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// Calls are gated with the active profile (CallRequest has no profile),
-	// so a tool is served only when both views allow it.
-	gate := map[string]warren.ToolInfo{}
-	if g.opts.Profile != "" {
-		active, err := g.core.Inventory(ctx, warren.InventoryRequest{Agent: g.opts.Agent})
-		if err != nil {
-			return err
-		}
-		for _, t := range active {
-			gate[t.Name] = t
-		}
-	}
-	view := &toolView{allowed: map[string]bool{}, narrowed: map[string]string{}}
+	// Calls are judged by the same profile (warren.CallRequest.Profile).
+	view := &toolView{allowed: map[string]bool{}}
 	h := sha256.New()
 	entries := make([]server.ServerTool, 0, len(inv))
 	var skipped []string
 	for _, t := range inv {
-		if a, ok := gate[t.Name]; ok && !a.Allowed && t.Allowed {
-			t.Allowed, t.Reason = false, fmt.Sprintf("not allowed under the active profile %s: %s", g.core.ActiveProfile(), a.Reason)
-		}
-		if !t.Allowed && g.opts.Profile != "" {
-			if a, ok := gate[t.Name]; ok && a.Allowed {
-				view.narrowed[t.Name] = fmt.Sprintf("not allowed under profile %s: %s", g.opts.Profile, t.Reason)
-			}
-		}
 		view.allowed[t.Name] = t.Allowed
 		tool := mcpTool(t)
 		if err := mcp.ValidateParamHeaderAnnotations(&tool); err != nil {

@@ -396,7 +396,8 @@ func TestStdio(t *testing.T) {
 }
 
 // TestProfileNarrowsAndApprovalTimeout uses the in-process transport: a
-// --profile narrower than the active one hides and refuses tools, and an
+// --profile narrower than the active one hides and refuses tools, a wider
+// one offers and allows more, and an
 // approval nobody answers ends as a denial that says it timed out.
 func TestProfileNarrowsAndApprovalTimeout(t *testing.T) {
 	t.Parallel()
@@ -415,6 +416,22 @@ func TestProfileNarrowsAndApprovalTimeout(t *testing.T) {
 	text, isErr := call(t, c, "read_file", map[string]any{"path": "notes.txt"})
 	if !isErr || !strings.Contains(text, "PolicyDenied") || !strings.Contains(text, "minimal") {
 		t.Fatalf("narrowed tool: %v %q", isErr, text)
+	}
+
+	// A wider profile than the active one (coding) widens too: cron is
+	// listed and the call passes the gate.
+	full := gateway.New(core, gateway.Options{Profile: "full"})
+	must(t, full.Refresh(ctx))
+	cf, err := client.NewInProcessClient(full.Server())
+	must(t, err)
+	defer cf.Close()
+	must(t, cf.Start(ctx))
+	initialize(t, cf)
+	if names := toolNames(t, cf); !slices.Contains(names, "cron") {
+		t.Fatalf("full profile lacks cron: %v", names)
+	}
+	if text, isErr := call(t, cf, "cron", map[string]any{"action": "list"}); strings.Contains(text, "PolicyDenied") {
+		t.Fatalf("cron under --profile full: %v %q", isErr, text)
 	}
 
 	wide := gateway.New(core, gateway.Options{})
