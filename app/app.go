@@ -74,8 +74,9 @@ func (a *App) Startup(ctx context.Context) {
 	go a.forward(fwdCtx, ch)
 	// Scheduled agent runs (cron) belong to the window's lifetime.
 	go func() { _ = a.core.RunScheduler(fwdCtx) }()
-	// So do the enabled MCP servers.
+	// So do the enabled MCP servers, and showing other Warren processes' approval requests.
 	go func() { _ = a.core.RunMCP(fwdCtx) }()
+	go func() { _ = a.core.RunApprovalWatcher(fwdCtx) }()
 }
 
 func (a *App) forward(ctx context.Context, ch <-chan events.Event) {

@@ -31,6 +31,9 @@ func (a *App) showApprovalDialog(ctx context.Context, req approvals.Request) {
 	if req.Agent != "" {
 		fmt.Fprintf(&b, "\nAgent: %s", req.Agent)
 	}
+	if req.Origin != nil {
+		fmt.Fprintf(&b, "\nAsked by: %s", req.Origin)
+	}
 	b.WriteString("\n\nAllow it once? (\"Always\" is in Warren's approvals panel.)")
 	answer, err := a.dialog(ctx, "Warren: approve "+req.Tool+"?", b.String())
 	if err != nil {

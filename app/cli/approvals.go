@@ -8,66 +8,159 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"golang.org/x/term"
 
 	"github.com/warren-dev/warren/backend/approvals"
+	"github.com/warren-dev/warren/backend/events"
 	"github.com/warren-dev/warren/backend/warren"
 )
 
 // answerApprovals answers approval requests published while a command runs:
-// with --approve, automatically; on a terminal, by asking; otherwise it
-// denies and says how to approve from a script.
+// with --approve, automatically; on a terminal, by asking (a Warren window
+// may answer first: it shows this process's requests too). Without either,
+// the request waits for the window when one is running, and is denied at
+// once otherwise, with a word on how to approve from a script.
 func answerApprovals(ctx context.Context, env Env, w *warren.Warren, approve string) func() {
-	ch, unsubscribe := w.Bus().Subscribe(16)
+	ch, unsubscribe := w.Bus().Subscribe(64)
 	ctx, cancel := context.WithCancel(ctx)
+	a := &cliAnswerer{env: env, w: w, approve: approve, events: ch}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case ev, ok := <-ch:
-				if !ok {
-					return
-				}
-				if ev.Topic != approvals.TopicRequested {
-					continue
-				}
-				req := ev.Payload.(approvals.Request)
-				w.Approvals().Answer(req.ID, decide(env, req, approve))
-			}
-		}
+		a.run(ctx)
 	}()
 	return func() { cancel(); unsubscribe(); <-done }
 }
 
-func decide(env Env, req approvals.Request, approve string) approvals.Decision {
+// cliAnswerer answers one command's approval requests, one at a time.
+type cliAnswerer struct {
+	env     Env
+	w       *warren.Warren
+	approve string
+	events  <-chan events.Event
+	// queue holds requests that arrived while a prompt was open.
+	queue []approvals.Request
+	// lines carries terminal input, read by one goroutine for the whole
+	// command so a prompt answered elsewhere leaves no reader behind that
+	// would swallow the next answer.
+	lines chan string
+}
+
+func (a *cliAnswerer) run(ctx context.Context) {
+	for {
+		var req approvals.Request
+		if len(a.queue) > 0 {
+			req, a.queue = a.queue[0], a.queue[1:]
+		} else {
+			select {
+			case <-ctx.Done():
+				return
+			case ev, ok := <-a.events:
+				if !ok {
+					return
+				}
+				r, isReq := ev.Payload.(approvals.Request)
+				if ev.Topic != approvals.TopicRequested || !isReq {
+					continue
+				}
+				req = r
+			}
+		}
+		if !a.handle(ctx, req) {
+			return
+		}
+	}
+}
+
+// handle answers (or leaves to the window) one request; false when the
+// command is over.
+func (a *cliAnswerer) handle(ctx context.Context, req approvals.Request) bool {
+	env := a.env
 	fmt.Fprintf(env.Stderr, "\napproval needed: %s\n  why: %s\n", req.Summary, req.Reason)
 	if req.Cwd != "" {
 		fmt.Fprintf(env.Stderr, "  cwd: %s\n", req.Cwd)
 	}
-	if approve != "" {
-		d, _ := approvals.ParseDecision(approve) // validated when parsing flags
+	if a.approve != "" {
+		d, _ := approvals.ParseDecision(a.approve) // validated when parsing flags
 		fmt.Fprintf(env.Stderr, "  answered %s by --approve\n", d)
-		return d
+		a.w.Approvals().Answer(req.ID, d)
+		return true
 	}
-	in := env.Stdin
-	if in == nil || !isTerminal(in) {
-		fmt.Fprintln(env.Stderr, "  denied: no terminal to ask on (pass --approve yes|no)")
-		return approvals.Deny
+	if env.Stdin != nil && isTerminal(env.Stdin) {
+		return a.prompt(ctx, req)
 	}
-	fmt.Fprint(env.Stderr, "  allow? [y]es once, [a]lways, [N]o: ")
-	line, _ := bufio.NewReader(in).ReadString('\n')
-	d, err := approvals.ParseDecision(line)
-	if err != nil || strings.TrimSpace(line) == "" {
-		return approvals.Deny
+	windows, err := a.w.Approvals().Watchers(ctx)
+	if err == nil && len(windows) > 0 {
+		fmt.Fprintf(env.Stderr, "  waiting: answer it in the Warren window, or pass --approve yes|no (denied in %s)\n",
+			time.Until(req.Deadline).Round(time.Second))
+		return true
 	}
-	return d
+	fmt.Fprintln(env.Stderr, "  denied: no terminal to ask on and no Warren window running (pass --approve yes|no)")
+	a.w.Approvals().Answer(req.ID, approvals.Deny)
+	return true
+}
+
+// prompt asks on the terminal until an answer is typed or the request is
+// settled elsewhere (the Warren window, the timeout).
+func (a *cliAnswerer) prompt(ctx context.Context, req approvals.Request) bool {
+	if a.lines == nil {
+		a.lines = make(chan string)
+		go readLines(a.env.Stdin, a.lines)
+	}
+	fmt.Fprint(a.env.Stderr, "  allow? [y]es once, [a]lways, [N]o (or answer in the Warren window): ")
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case line, ok := <-a.lines:
+			d, err := approvals.ParseDecision(line)
+			if !ok || err != nil || strings.TrimSpace(line) == "" {
+				d = approvals.Deny
+			}
+			if !a.w.Approvals().Answer(req.ID, d) {
+				fmt.Fprintln(a.env.Stderr, "  already answered elsewhere")
+			}
+			return true
+		case ev, ok := <-a.events:
+			if !ok {
+				return false
+			}
+			switch p := ev.Payload.(type) {
+			case approvals.Request:
+				if ev.Topic == approvals.TopicRequested {
+					a.queue = append(a.queue, p)
+				}
+			case approvals.Resolution:
+				if p.Request.ID == req.ID {
+					fmt.Fprintf(a.env.Stderr, "\n  settled elsewhere: %s (%s)\n", p.Outcome.Decision, p.Outcome.By)
+					return true
+				}
+				// A queued request settled meanwhile needs no prompt.
+				a.queue = slices.DeleteFunc(a.queue, func(q approvals.Request) bool { return q.ID == p.Request.ID })
+			}
+		}
+	}
+}
+
+// readLines sends r's lines to out until r ends, then closes out.
+func readLines(r io.Reader, out chan<- string) {
+	defer close(out)
+	br := bufio.NewReader(r)
+	for {
+		line, err := br.ReadString('\n')
+		if line != "" || err == nil {
+			out <- line
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 func isTerminal(r io.Reader) bool {

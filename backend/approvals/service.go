@@ -2,8 +2,9 @@ package approvals
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
-	"sort"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,6 +32,15 @@ type Options struct {
 	// Timeout is how long a request waits; zero means DefaultTimeout.
 	Timeout time.Duration
 	Now     func() time.Time
+	// Shared mirrors requests in the database other Warren processes open,
+	// so they can list and answer them (and this one theirs); nil keeps
+	// requests in this process.
+	Shared SharedStore
+	// Process names this process for the others ("warren mcp serve");
+	// empty means "warren".
+	Process string
+	// PID is this process's id; zero means os.Getpid().
+	PID int
 }
 
 // Service runs approval requests. It is safe for concurrent use.
@@ -41,15 +51,15 @@ type Service struct {
 	now     func() time.Time
 	seq     atomic.Uint64
 
+	shared SharedStore
+	origin Origin
+	// instance tells this Service's shared rows from those of any other,
+	// even another Service in the same process.
+	instance string
+
 	mu      sync.Mutex
 	mode    Mode
 	pending map[string]*pending
-}
-
-type pending struct {
-	req    Request
-	answer chan Decision // buffered 1: the first answer wins
-	once   sync.Once
 }
 
 // New returns a Service.
@@ -60,9 +70,19 @@ func New(opts Options) *Service {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.Process == "" {
+		opts.Process = "warren"
+	}
+	if opts.PID == 0 {
+		opts.PID = os.Getpid()
+	}
 	return &Service{store: opts.Store, bus: opts.Bus, timeout: opts.Timeout, now: opts.Now,
+		shared: opts.Shared, origin: Origin{PID: opts.PID, Process: opts.Process}, instance: rand.Text(),
 		mode: opts.Mode, pending: map[string]*pending{}}
 }
+
+// Origin returns who this process is to the others.
+func (s *Service) Origin() Origin { return s.origin }
 
 // Mode returns the current mode.
 func (s *Service) Mode() Mode {
@@ -83,7 +103,8 @@ func (s *Service) SetMode(m Mode) {
 // outcome is audited. The error is non-nil only when storage fails.
 func (s *Service) Decide(ctx context.Context, req Request) (Outcome, error) {
 	if req.ID == "" {
-		req.ID = fmt.Sprintf("apr-%d-%d", s.now().UnixMilli(), s.seq.Add(1))
+		// Unique across processes: the shared table is keyed by it.
+		req.ID = fmt.Sprintf("apr-%d-%s-%d", s.now().UnixMilli(), s.instance[:8], s.seq.Add(1))
 	}
 	mode := s.Mode()
 	if mode == ModeDeny {
@@ -100,45 +121,6 @@ func (s *Service) Decide(ctx context.Context, req Request) (Outcome, error) {
 		return s.finish(ctx, req, Outcome{Decision: Deny, By: "mode", Reason: "approval mode is allowlist and no stored pattern matches"})
 	}
 	return s.ask(ctx, req)
-}
-
-func (s *Service) ask(ctx context.Context, req Request) (Outcome, error) {
-	req.Created = s.now()
-	req.Deadline = req.Created.Add(s.timeout)
-	p := &pending{req: req, answer: make(chan Decision, 1)}
-	s.mu.Lock()
-	s.pending[req.ID] = p
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.pending, req.ID)
-		s.mu.Unlock()
-	}()
-	s.publish(TopicRequested, req)
-	timer := time.NewTimer(s.timeout)
-	defer timer.Stop()
-	var out Outcome
-	select {
-	case d := <-p.answer:
-		out = Outcome{Allowed: d != Deny, Decision: d, By: "user"}
-		if d == Deny {
-			out.Reason = "denied by the user"
-		}
-	case <-timer.C:
-		out = Outcome{Decision: Deny, By: "timeout", Reason: fmt.Sprintf("no answer within %s", s.timeout)}
-	case <-ctx.Done():
-		out = Outcome{Decision: Deny, By: "cancelled", Reason: "the request was cancelled"}
-	}
-	if out.Decision == AllowAlways && len(req.Commands) > 0 {
-		// The pattern must outlive a cancelled caller: the user said "always".
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		_, err := s.store.AddPattern(sctx, Pattern{Tool: req.Tool, Agent: req.Agent, Commands: req.Commands})
-		cancel()
-		if err != nil {
-			return Outcome{}, err
-		}
-	}
-	return s.finish(ctx, req, out)
 }
 
 // finish audits and announces an outcome.
@@ -187,35 +169,6 @@ func key(argv []string) string {
 		b = append(b, 0)
 	}
 	return string(b)
-}
-
-// Answer settles a pending request. The first answer wins; answering an
-// unknown or already-answered request is a no-op that reports false.
-func (s *Service) Answer(id string, d Decision) bool {
-	s.mu.Lock()
-	p, ok := s.pending[id]
-	s.mu.Unlock()
-	if !ok {
-		return false
-	}
-	won := false
-	p.once.Do(func() {
-		p.answer <- d
-		won = true
-	})
-	return won
-}
-
-// Pending lists requests waiting for an answer, oldest first.
-func (s *Service) Pending() []Request {
-	s.mu.Lock()
-	out := make([]Request, 0, len(s.pending))
-	for _, p := range s.pending {
-		out = append(out, p.req)
-	}
-	s.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
-	return out
 }
 
 // Patterns lists stored "allow always" patterns.

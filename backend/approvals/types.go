@@ -1,7 +1,9 @@
 // Package approvals asks a human before risky actions run. Requests are
 // events; whoever answers first (native dialog, in-app queue, CLI prompt)
-// wins. "Allow always" answers become normalised argv patterns in SQLite,
-// and every decision is audited.
+// wins. Requests are also mirrored in the database every Warren process
+// shares, so the window shows and answers those of `warren mcp serve` or
+// `warren tool call` (WatchForeign). "Allow always" answers become
+// normalised argv patterns in SQLite, and every decision is audited.
 package approvals
 
 import (
@@ -104,6 +106,24 @@ type Request struct {
 	Reason   string    `json:"reason"`
 	Created  time.Time `json:"created"`
 	Deadline time.Time `json:"deadline"`
+	// Origin is set on requests asked by another Warren process (read from
+	// the shared database); nil for this process's own requests.
+	Origin *Origin `json:"origin,omitempty"`
+}
+
+// Origin is the Warren process that asked a request.
+type Origin struct {
+	PID int `json:"pid"`
+	// Process says what it is, for people: "warren mcp serve", "Warren window".
+	Process string `json:"process"`
+}
+
+// String reads "warren mcp serve (pid 4242)".
+func (o Origin) String() string {
+	if o.Process == "" {
+		return fmt.Sprintf("pid %d", o.PID)
+	}
+	return fmt.Sprintf("%s (pid %d)", o.Process, o.PID)
 }
 
 // Outcome is the final word on a request.

@@ -15,9 +15,12 @@ const sweepEvery = 250 * time.Millisecond
 
 // answerApprovals logs the approval requests of MCP calls and, with
 // Options.Approve, answers them (as `warren tool call --approve` does).
-// Without it, requests wait for another answerer or time out as denied; the
-// tool result then says "not approved (timeout)". Only requests of MCP
-// sessions are touched, so a core shared with the window keeps its own.
+// Without it, requests wait for another answerer (a running Warren window
+// shows them through the shared database) or time out as denied; the tool
+// result then says "not approved (timeout)". Only this process's requests of
+// MCP sessions are touched: a core shared with the window keeps its own, and
+// another `warren mcp serve` process's requests (listed by Pending with an
+// Origin) are never answered by this one's --approve.
 func (g *Gateway) answerApprovals(ctx context.Context) {
 	ch, unsubscribe := g.core.Bus().Subscribe(256)
 	defer unsubscribe()
@@ -25,13 +28,13 @@ func (g *Gateway) answerApprovals(ctx context.Context) {
 	defer tick.Stop()
 	seen := map[string]bool{}
 	handle := func(req approvals.Request) {
-		if !strings.HasPrefix(req.Session, SessionPrefix) || seen[req.ID] {
+		if req.Origin != nil || !strings.HasPrefix(req.Session, SessionPrefix) || seen[req.ID] {
 			return
 		}
 		seen[req.ID] = true
 		summary := scrub.New().Scrub(req.Summary)
 		if g.opts.Approve == nil {
-			g.log.Warn("mcp gateway: approval needed; waiting for an answer (denied when it times out; see --approve)",
+			g.log.Warn("mcp gateway: approval needed; answer it in the Warren window (denied when it times out; see --approve)",
 				"tool", req.Tool, "summary", summary, "why", req.Reason, "session", req.Session)
 			return
 		}
