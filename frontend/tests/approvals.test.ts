@@ -84,6 +84,16 @@ describe('approvals panel', () => {
     expect(within(card).getByRole('button', { name: /Always allow/ })).toBeTruthy();
     expect(within(card).getByRole('button', { name: /Deny/ })).toBeTruthy();
     expect(screen.getByTestId('pending-count').textContent).toBe('1');
+    expect(within(card).queryByTestId('approval-origin')).toBeNull();
+  });
+
+  it('says which Warren process asked a request from outside the window', async () => {
+    const api = fakeApi();
+    api.state.pending.push(makeRequest({ origin: { pid: 4242, process: 'warren mcp serve' } }));
+    await renderApp(api);
+    const origin = await waitFor(() => screen.getByTestId('approval-origin'));
+    expect(origin.textContent).toContain('warren mcp serve');
+    expect(origin.textContent).toContain('pid 4242');
   });
 
   it('keeps the badge in step with requested and resolved events', async () => {

@@ -101,6 +101,8 @@ export interface ApprovalRequest {
   reason: string;
   created: string;
   deadline: string;
+  /** Set when another Warren process (warren mcp serve, a script) asked. */
+  origin?: { pid: number; process: string };
 }
 
 export interface ApprovalOutcome {

@@ -277,6 +277,20 @@ export namespace approvals {
 	        this.created = source["created"];
 	    }
 	}
+	export class Origin {
+	    pid: number;
+	    process: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Origin(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.pid = source["pid"];
+	        this.process = source["process"];
+	    }
+	}
 	export class Pattern {
 	    id: number;
 	    tool: string;
@@ -312,6 +326,7 @@ export namespace approvals {
 	    created: any;
 	    // Go type: time
 	    deadline: any;
+	    origin?: Origin;
 	
 	    static createFrom(source: any = {}) {
 	        return new Request(source);
@@ -329,6 +344,7 @@ export namespace approvals {
 	        this.reason = source["reason"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.deadline = this.convertValues(source["deadline"], null);
+	        this.origin = this.convertValues(source["origin"], Origin);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
