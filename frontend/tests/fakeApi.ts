@@ -124,7 +124,9 @@ let seq = 0;
 /** A pending request as the Go side publishes it: two minutes to answer. */
 export function makeRequest(over: Partial<ApprovalRequest> = {}): ApprovalRequest {
   seq++;
-  const created = new Date(Date.now() - 1000);
+  // One millisecond per request: two made in the same millisecond must still
+  // sort newest first (the queue orders by created).
+  const created = new Date(Date.now() - 1000 + seq);
   const args = over.summary ? '' : `{"path":"file${seq}.txt"}`;
   return {
     id: `apr-${seq}`,
