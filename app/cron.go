@@ -16,6 +16,12 @@ func (a *App) AddCronJob(in warren.CronJobInput) (cron.Job, error) {
 	return a.core.AddCronJob(a.context(), in)
 }
 
+// UpdateCronJob changes a job's agent, name, schedule and prompt, with the
+// same "field: message" errors as AddCronJob.
+func (a *App) UpdateCronJob(id string, in warren.CronJobInput) (cron.Job, error) {
+	return a.core.UpdateCronJob(a.context(), id, in)
+}
+
 // CronSchedulePreview returns the next runs of a schedule (RFC 3339) as it
 // is typed, or the parser's "schedule: …" error. Strings, not time.Time:
 // the generated bindings would type a bare time.Time as an empty class.

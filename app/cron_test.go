@@ -89,6 +89,14 @@ func TestCronBindings(t *testing.T) {
 		t.Fatalf("the run's session opens in Chat: %+v %v", h, err)
 	}
 
+	if _, err := a.UpdateCronJob(j.ID, warren.CronJobInput{Agent: "default", Schedule: "0 25 * * *", Prompt: "x"}); err == nil ||
+		!strings.HasPrefix(err.Error(), "schedule: hour field") {
+		t.Fatalf("update with a bad schedule: %v", err)
+	}
+	if up, err := a.UpdateCronJob(j.ID, warren.CronJobInput{Agent: "default", Name: "Evening", Schedule: "0 19 * * *", Prompt: "Plan tomorrow"}); err != nil ||
+		up.Name != "Evening" || up.NextRun.Local().Hour() != 19 {
+		t.Fatalf("update %+v %v", up, err)
+	}
 	off, err := a.SetCronJobEnabled(j.ID, false)
 	if err != nil || off.Enabled {
 		t.Fatalf("disable %+v %v", off, err)

@@ -364,3 +364,58 @@ func TestRestartCatchesUpOnce(t *testing.T) {
 		t.Fatalf("interrupted run: %+v", o)
 	}
 }
+
+func TestStoreUpdate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	now := utc("2026-03-23T10:02:00Z")
+	dir := t.TempDir()
+	db, st := openStore(t, dir, func() time.Time { return now })
+
+	j, err := st.Add(ctx, Job{Agent: "a", Name: "report", Schedule: "*/15 * * * *", Prompt: "write the report"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.RecordRun(ctx, j.ID, RunRecord{At: now, Status: StatusOK, Result: "done", NextRun: j.NextRun}); err != nil {
+		t.Fatal(err)
+	}
+	for name, bad := range map[string]Job{
+		"bad schedule":     {ID: j.ID, Agent: "a", Schedule: "61 * * * *", Prompt: "x", Enabled: true},
+		"past one-shot":    {ID: j.ID, Agent: "a", Schedule: "at 2026-01-01T00:00:00Z", Prompt: "x", Enabled: true},
+		"no prompt":        {ID: j.ID, Agent: "a", Schedule: "@daily", Enabled: true},
+		"no agent":         {ID: j.ID, Schedule: "@daily", Prompt: "x", Enabled: true},
+		"disabled, broken": {ID: j.ID, Agent: "a", Schedule: "nonsense", Prompt: "x"},
+	} {
+		if _, err := st.Update(ctx, bad); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	now = utc("2026-03-23T10:20:00Z")
+	up, err := st.Update(ctx, Job{ID: j.ID, Agent: " b ", Name: "digest", Schedule: " 0 9 * * * ", Prompt: " summarise ", Enabled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if up.Agent != "b" || up.Name != "digest" || up.Schedule != "0 9 * * *" || up.Prompt != "summarise" || !up.Enabled ||
+		!up.NextRun.Equal(utc("2026-03-24T09:00:00Z")) {
+		t.Fatalf("updated = %+v", up)
+	}
+	if up.LastStatus != StatusOK || up.LastResult != "done" || up.Created != j.Created {
+		t.Fatalf("update lost history: %+v", up)
+	}
+	off, err := st.Update(ctx, Job{ID: j.ID, Agent: "b", Schedule: "@hourly", Prompt: "p"})
+	if err != nil || off.Enabled || !off.NextRun.IsZero() || off.Name != j.ID {
+		t.Fatalf("update disabled: %+v %v", off, err)
+	}
+	if _, err := st.Update(ctx, Job{ID: "nope", Agent: "a", Schedule: "@daily", Prompt: "x", Enabled: true}); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("update unknown: %v", err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, st = openStore(t, dir, func() time.Time { return now })
+	defer db.Close()
+	got, err := st.Get(ctx, j.ID)
+	if err != nil || got.Schedule != "@hourly" || got.Enabled {
+		t.Fatalf("after reopen: %+v %v", got, err)
+	}
+}

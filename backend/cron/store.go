@@ -87,24 +87,37 @@ func scanJob(row interface{ Scan(...any) error }) (Job, error) {
 	return j, nil
 }
 
-// Add validates and stores a new enabled job and computes its first run.
-// Schedule errors wrap ErrInvalid.
-func (s *Store) Add(ctx context.Context, j Job) (Job, error) {
+// prepare trims and checks a job's fields and returns its next run from
+// now as stored ("" when not enabled). Errors wrap ErrInvalid.
+func (s *Store) prepare(j Job, enabled bool) (Job, string, error) {
 	j.Agent, j.Name, j.Prompt = strings.TrimSpace(j.Agent), strings.TrimSpace(j.Name), strings.TrimSpace(j.Prompt)
 	j.Schedule = strings.TrimSpace(j.Schedule)
 	switch {
 	case j.Agent == "":
-		return Job{}, fmt.Errorf("%w: no agent", ErrInvalid)
+		return Job{}, "", fmt.Errorf("%w: no agent", ErrInvalid)
 	case j.Prompt == "":
-		return Job{}, fmt.Errorf("%w: prompt is required", ErrInvalid)
+		return Job{}, "", fmt.Errorf("%w: prompt is required", ErrInvalid)
 	}
 	sched, err := ParseSchedule(j.Schedule)
 	if err != nil {
-		return Job{}, fmt.Errorf("%w: %w", ErrInvalid, err)
+		return Job{}, "", fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	if !enabled {
+		return j, "", nil
 	}
 	next := sched.Next(s.Now())
 	if next.IsZero() {
-		return Job{}, fmt.Errorf("%w: schedule %q never runs after now", ErrInvalid, j.Schedule)
+		return Job{}, "", fmt.Errorf("%w: schedule %q never runs after now", ErrInvalid, j.Schedule)
+	}
+	return j, fmtTime(next), nil
+}
+
+// Add validates and stores a new enabled job and computes its first run.
+// Schedule errors wrap ErrInvalid.
+func (s *Store) Add(ctx context.Context, j Job) (Job, error) {
+	j, next, err := s.prepare(j, true)
+	if err != nil {
+		return Job{}, err
 	}
 	if j.ID == "" {
 		b := make([]byte, 6)
@@ -115,7 +128,7 @@ func (s *Store) Add(ctx context.Context, j Job) (Job, error) {
 		j.Name = j.ID
 	}
 	_, err = s.db.ExecContext(ctx, `INSERT INTO cron_jobs (id, agent, name, schedule, prompt, enabled, next_run)
-		VALUES (?, ?, ?, ?, ?, 1, ?)`, j.ID, j.Agent, j.Name, j.Schedule, j.Prompt, fmtTime(next))
+		VALUES (?, ?, ?, ?, ?, 1, ?)`, j.ID, j.Agent, j.Name, j.Schedule, j.Prompt, next)
 	if err != nil {
 		return Job{}, fmt.Errorf("add cron job: %w", err)
 	}
@@ -204,6 +217,30 @@ func (s *Store) SetEnabled(ctx context.Context, id string, enabled bool) (Job, e
 		return Job{}, fmt.Errorf("enable cron job %s: %w", id, err)
 	}
 	return s.Get(ctx, id)
+}
+
+// Update replaces a job's editable fields (agent, name, schedule, prompt,
+// enabled) and, like Add, recomputes the next run from now: an edited
+// schedule takes effect at once. A disabled job keeps no next run. Run
+// history is kept. Unknown ids are ErrNotFound; field errors wrap ErrInvalid.
+func (s *Store) Update(ctx context.Context, j Job) (Job, error) {
+	j, next, err := s.prepare(j, j.Enabled)
+	if err != nil {
+		return Job{}, err
+	}
+	if j.Name == "" {
+		j.Name = j.ID
+	}
+	res, err := s.db.ExecContext(ctx, `UPDATE cron_jobs SET agent = ?, name = ?, schedule = ?, prompt = ?,
+		enabled = ?, next_run = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`,
+		j.Agent, j.Name, j.Schedule, j.Prompt, j.Enabled, next, j.ID)
+	if err != nil {
+		return Job{}, fmt.Errorf("update cron job %s: %w", j.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return Job{}, fmt.Errorf("%w: %s", ErrNotFound, j.ID)
+	}
+	return s.Get(ctx, j.ID)
 }
 
 // RunRecord is what RecordRun stores about a run.

@@ -101,6 +101,31 @@ func (w *Warren) AddCronJob(ctx context.Context, in CronJobInput) (cron.Job, err
 	return j, nil
 }
 
+// UpdateCronJob validates a job's new fields exactly as AddCronJob does,
+// stores them, keeping the job's enabled state and run history, and wakes
+// the scheduler: the next run is counted from now under the new schedule.
+// A running job cannot be edited (ErrCronJobBusy): the run would store the
+// next run of the old schedule when it finishes.
+func (w *Warren) UpdateCronJob(ctx context.Context, id string, in CronJobInput) (cron.Job, error) {
+	cur, err := w.cronStore.Get(ctx, id)
+	if err != nil {
+		return cron.Job{}, err
+	}
+	if cur.LastStatus == cron.StatusRunning {
+		return cur, fmt.Errorf("%w: wait for %s to finish before editing it", ErrCronJobBusy, cur.Name)
+	}
+	if err := w.ValidateCronJob(ctx, in); err != nil {
+		return cron.Job{}, err
+	}
+	j, err := w.cronStore.Update(ctx, cron.Job{ID: id, Agent: in.Agent, Name: in.Name, Schedule: in.Schedule,
+		Prompt: in.Prompt, Enabled: cur.Enabled})
+	if err != nil {
+		return cron.Job{}, err
+	}
+	w.scheduler.Notify()
+	return j, nil
+}
+
 // CronSchedulePreview returns the next n (1–10) times a schedule runs from
 // now, for showing a schedule in words while it is typed. A schedule that
 // does not parse, or never runs again, is a *CronFieldError for "schedule".

@@ -236,3 +236,66 @@ func TestRunCronJobNow(t *testing.T) {
 		t.Fatalf("scheduler ended with %v", err)
 	}
 }
+
+func TestUpdateCronJob(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	w := open(t, dir)
+	j, err := w.AddCronJob(ctx, warren.CronJobInput{Agent: "default", Name: "digest", Schedule: "@hourly", Prompt: "Summarise."})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	_, err = w.UpdateCronJob(ctx, j.ID, warren.CronJobInput{Agent: "ghost", Name: "digest", Schedule: "0 25 * * *", Prompt: " "})
+	got := fieldErrors(err)
+	if len(got) != 3 || !strings.Contains(got["agent"], `no agent "ghost"`) || !strings.Contains(got["schedule"], "hour field") ||
+		!strings.Contains(got["prompt"], "instruction") || !errors.Is(err, cron.ErrInvalid) {
+		t.Fatalf("invalid update: fields %v, err %v", got, err)
+	}
+	if cur, _ := w.CronJobs().Get(ctx, j.ID); cur.Schedule != "@hourly" || cur.Prompt != "Summarise." {
+		t.Fatalf("invalid update was stored: %+v", cur)
+	}
+
+	// Minute 30 never coincides with the hourly run at minute 0.
+	up, err := w.UpdateCronJob(ctx, j.ID, warren.CronJobInput{Agent: "default", Name: " Weekly ", Schedule: "30 9 * * 1", Prompt: "Review the week."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if up.Name != "Weekly" || up.Schedule != "30 9 * * 1" || up.Prompt != "Review the week." || !up.Enabled ||
+		up.NextRun.Equal(j.NextRun) || up.NextRun.Local().Weekday() != time.Monday || up.NextRun.Local().Hour() != 9 ||
+		!up.NextRun.After(time.Now()) {
+		t.Fatalf("updated %+v (was %+v)", up, j)
+	}
+
+	// Editing a paused job keeps it paused.
+	if _, err := w.SetCronJobEnabled(ctx, j.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	paused, err := w.UpdateCronJob(ctx, j.ID, warren.CronJobInput{Agent: "default", Name: "Weekly", Schedule: "0 10 * * 1", Prompt: "Review the week."})
+	if err != nil || paused.Enabled || !paused.NextRun.IsZero() {
+		t.Fatalf("edit paused %+v %v", paused, err)
+	}
+	if _, err := w.UpdateCronJob(ctx, "cron-nope", warren.CronJobInput{Agent: "default", Schedule: "@daily", Prompt: "x"}); !errors.Is(err, cron.ErrNotFound) {
+		t.Fatalf("update unknown: %v", err)
+	}
+	_ = w.Close()
+
+	w = open(t, dir)
+	jobs, err := w.ListCronJobs(ctx)
+	if err != nil || len(jobs) != 1 || jobs[0].Name != "Weekly" || jobs[0].Schedule != "0 10 * * 1" || jobs[0].Enabled {
+		t.Fatalf("after reopen %+v %v", jobs, err)
+	}
+	on, err := w.SetCronJobEnabled(ctx, j.ID, true)
+	if err != nil || on.NextRun.Local().Hour() != 10 || on.NextRun.Local().Weekday() != time.Monday {
+		t.Fatalf("re-enabled %+v %v", on, err)
+	}
+
+	// A running job cannot be edited: its run would store the old schedule's next run.
+	if err := w.CronJobs().RecordRun(ctx, j.ID, cron.RunRecord{At: time.Now(), Status: cron.StatusRunning, NextRun: on.NextRun}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.UpdateCronJob(ctx, j.ID, warren.CronJobInput{Agent: "default", Schedule: "@daily", Prompt: "x"}); !errors.Is(err, warren.ErrCronJobBusy) {
+		t.Fatalf("edit a running job: %v", err)
+	}
+}

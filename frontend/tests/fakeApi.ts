@@ -372,6 +372,16 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
   const subagentListeners = new Set<(ev: SubagentEvent) => void>();
   const messageListeners = new Set<(ev: MessageEvent) => void>();
   let cronSeq = 0;
+  function checkJob(in_: CronJobInput) {
+    const errs: string[] = [];
+    if (!in_.agent.trim()) errs.push('agent: choose the agent that runs the prompt');
+    else if (!state.agents.some((a) => a.key === in_.agent)) errs.push(`agent: no agent ${JSON.stringify(in_.agent)}`);
+    if (in_.name.length > 100) errs.push(`name: ${in_.name.length} characters is too long (at most 100)`);
+    const se = scheduleError(in_.schedule);
+    if (se) errs.push(`schedule: ${se}`);
+    if (!in_.prompt.trim()) errs.push('prompt: write the instruction the agent runs');
+    if (errs.length) throw errs.join('\n');
+  }
   function job(id: string): CronJob {
     const j = state.cron.find((x) => x.id === id);
     if (!j) throw `cron job not found: ${id}`;
@@ -598,17 +608,19 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     cronJobs: vi.fn(async () => structuredClone(state.cron)),
     // Like warren.AddCronJob: every field problem at once, one "field: message" line each.
     addCronJob: vi.fn(async (in_: CronJobInput) => {
-      const errs: string[] = [];
-      if (!in_.agent.trim()) errs.push('agent: choose the agent that runs the prompt');
-      else if (!state.agents.some((a) => a.key === in_.agent)) errs.push(`agent: no agent ${JSON.stringify(in_.agent)}`);
-      if (in_.name.length > 100) errs.push(`name: ${in_.name.length} characters is too long (at most 100)`);
-      const se = scheduleError(in_.schedule);
-      if (se) errs.push(`schedule: ${se}`);
-      if (!in_.prompt.trim()) errs.push('prompt: write the instruction the agent runs');
-      if (errs.length) throw errs.join('\n');
+      checkJob(in_);
       const id = `cron-${++cronSeq}`;
       const j = makeJob({ ...in_, id, name: in_.name.trim() || id });
       state.cron = [...state.cron, j].sort((a, b) => a.name.localeCompare(b.name));
+      return structuredClone(j);
+    }),
+    // Like warren.UpdateCronJob: AddCronJob's checks; enabled state kept, next run from now.
+    updateCronJob: vi.fn(async (id: string, in_: CronJobInput) => {
+      const j = job(id);
+      if (j.last_status === 'running') throw `cron job is already running: wait for ${j.name} to finish before editing it`;
+      checkJob(in_);
+      Object.assign(j, { ...in_, name: in_.name.trim() || id, next_run: j.enabled ? new Date(Date.now() + 7_200_000).toISOString() : ZERO_TIME });
+      state.cron = [...state.cron].sort((a, b) => a.name.localeCompare(b.name));
       return structuredClone(j);
     }),
     cronSchedulePreview: vi.fn(async (schedule: string, n: number) => {

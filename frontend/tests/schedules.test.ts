@@ -255,6 +255,75 @@ describe('schedules panel', () => {
     expect(button.textContent).toBe('Run now');
   });
 
+  it('edits a job in place: prefilled, checked as you type, Escape cancels, Ctrl+Enter saves', async () => {
+    const api = fakeApi();
+    api.state.cron = [makeJob({ id: 'cron-a', name: 'Morning digest', schedule: '0 9 * * 1-5', prompt: 'Summarise my notes.', last_status: 'ok', last_result: 'Done.' })];
+    const { user } = await renderPanel(api);
+    await waitFor(() => card('cron-a'));
+
+    const editButton = within(card('cron-a')).getByRole('button', { name: 'Edit Morning digest' });
+    await user.click(editButton);
+    let form = within(card('cron-a')).getByRole('form', { name: 'Edit schedule' });
+    const name = within(form).getByRole('textbox', { name: 'Name' }) as HTMLInputElement;
+    expect(document.activeElement).toBe(name);
+    expect(name.value).toBe('Morning digest');
+    expect((within(form).getByRole('textbox', { name: 'Schedule' }) as HTMLInputElement).value).toBe('0 9 * * 1-5');
+    expect((within(form).getByRole('textbox', { name: 'Prompt' }) as HTMLTextAreaElement).value).toBe('Summarise my notes.');
+    expect((within(form).getByRole('combobox', { name: 'Agent' }) as HTMLSelectElement).value).toBe('default');
+    await within(form).findByTestId('schedule-preview');
+
+    await user.keyboard('{Escape}');
+    expect(within(card('cron-a')).queryByRole('form')).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(within(card('cron-a')).getByRole('button', { name: 'Edit Morning digest' })));
+    expect(api.updateCronJob).not.toHaveBeenCalled();
+
+    await user.click(within(card('cron-a')).getByRole('button', { name: 'Edit Morning digest' }));
+    form = within(card('cron-a')).getByRole('form', { name: 'Edit schedule' });
+    const schedule = within(form).getByRole('textbox', { name: 'Schedule' });
+    await user.clear(schedule);
+    await user.type(schedule, '61 9 * * *');
+    expect((await within(form).findByTestId('schedule-error')).textContent).toMatch(/^Minute field "61"/);
+    await user.clear(schedule);
+    await user.type(schedule, '30 7 * * *');
+    expect((await within(form).findByTestId('schedule-preview')).textContent).toMatch(/^Every day at 07:30\. Next: /);
+
+    const prompt = within(form).getByRole('textbox', { name: 'Prompt' });
+    await user.clear(prompt);
+    await user.click(within(form).getByRole('button', { name: 'Save changes' }));
+    expect(api.updateCronJob).not.toHaveBeenCalled();
+    expect(prompt.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(prompt);
+
+    await user.type(prompt, 'List today’s meetings.');
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect(api.updateCronJob).toHaveBeenCalledWith('cron-a', { agent: 'default', name: 'Morning digest', schedule: '30 7 * * *', prompt: 'List today’s meetings.' });
+    expect(api.addCronJob).not.toHaveBeenCalled();
+    await screen.findByText('Saved schedule Morning digest.');
+    const a = card('cron-a');
+    expect(within(a).queryByRole('form')).toBeNull();
+    expect(within(a).getByTestId('job-schedule').textContent).toBe('30 7 * * *');
+    expect(a.textContent).toContain('List today’s meetings.');
+    expect(within(a).getByTestId('job-status').textContent).toBe('ok');
+    await waitFor(() => expect(document.activeElement).toBe(within(a).getByRole('button', { name: 'Edit Morning digest' })));
+  });
+
+  it('shows a refused edit next to its field and cannot edit a running job', async () => {
+    const api = fakeApi();
+    api.state.cron = [makeJob({ id: 'cron-a', name: 'Digest' }), makeJob({ id: 'cron-r', name: 'Busy', last_status: 'running', last_run: new Date().toISOString() })];
+    api.updateCronJob.mockRejectedValueOnce('agent: no agent "ghost"');
+    const { user } = await renderPanel(api);
+    await waitFor(() => card('cron-r'));
+    expect((within(card('cron-r')).getByRole('button', { name: 'Edit Busy' }) as HTMLButtonElement).disabled).toBe(true);
+
+    await user.click(within(card('cron-a')).getByRole('button', { name: 'Edit Digest' }));
+    const form = within(card('cron-a')).getByRole('form', { name: 'Edit schedule' });
+    await user.click(within(form).getByRole('button', { name: 'Save changes' }));
+    const agent = within(form).getByRole('combobox', { name: 'Agent' });
+    await waitFor(() => expect(agent.getAttribute('aria-invalid')).toBe('true'));
+    expect(form.textContent).toContain('No agent "ghost"');
+    expect(within(card('cron-a')).getByRole('form', { name: 'Edit schedule' })).toBe(form);
+  });
+
   it('reports a refused Run now in a banner', async () => {
     const api = fakeApi();
     api.state.cron = [makeJob({ id: 'cron-a', name: 'Digest' })];

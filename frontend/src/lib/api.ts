@@ -105,6 +105,11 @@ export interface WarrenApi {
    * problem (agent, name, schedule, prompt); see parseFieldErrors.
    */
   addCronJob(job: CronJobInput): Promise<CronJob>;
+  /**
+   * Changes a job's agent, name, schedule and prompt; its next run is
+   * counted from now and its enabled state kept. Rejects like addCronJob.
+   */
+  updateCronJob(id: string, job: CronJobInput): Promise<CronJob>;
   /** The next n runs (RFC 3339) of a schedule; rejects with "schedule: …". */
   cronSchedulePreview(schedule: string, n: number): Promise<string[]>;
   setCronJobEnabled(id: string, on: boolean): Promise<CronJob>;
@@ -261,6 +266,7 @@ export const wailsApi: WarrenApi = {
 
   cronJobs: async () => ((await App.CronJobs()) ?? []) as unknown as CronJob[],
   addCronJob: async (job) => (await App.AddCronJob(job as never)) as unknown as CronJob,
+  updateCronJob: async (id, job) => (await App.UpdateCronJob(id, job as never)) as unknown as CronJob,
   cronSchedulePreview: async (schedule, n) => (await App.CronSchedulePreview(schedule, n)) ?? [],
   setCronJobEnabled: async (id, on) => (await App.SetCronJobEnabled(id, on)) as unknown as CronJob,
   deleteCronJob: (id) => App.DeleteCronJob(id),

@@ -150,6 +150,8 @@ export function TestModelProvider(arg1:string):Promise<Array<llm.Model>>;
 
 export function Tools(arg1:string,arg2:string):Promise<Array<warren.ToolInfo>>;
 
+export function UpdateCronJob(arg1:string,arg2:warren.CronJobInput):Promise<cron.Job>;
+
 export function UpdateMCPServer(arg1:mcp.Server):Promise<void>;
 
 export function Version():Promise<string>;

@@ -278,6 +278,10 @@ export function Tools(arg1, arg2) {
   return window['go']['app']['App']['Tools'](arg1, arg2);
 }
 
+export function UpdateCronJob(arg1, arg2) {
+  return window['go']['app']['App']['UpdateCronJob'](arg1, arg2);
+}
+
 export function UpdateMCPServer(arg1) {
   return window['go']['app']['App']['UpdateMCPServer'](arg1);
 }
