@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"time"
 
@@ -29,30 +28,12 @@ func (a *App) MCPServers() ([]warren.MCPServerView, error) {
 	return views, err
 }
 
-// AddMCPServer stores a new server (env and header values sealed) and
-// starts it when enabled; it fails when the name is taken.
-func (a *App) AddMCPServer(srv mcp.Server) error {
-	ctx := a.context()
-	if _, err := a.core.MCP().Store().Get(ctx, srv.Name); err == nil {
-		return fmt.Errorf("MCP server %q already exists: edit it, or pick another name", srv.Name)
-	} else if !errors.Is(err, mcp.ErrNotFound) {
-		return err
-	}
-	return a.core.SaveMCPServer(ctx, srv, mcp.ReplaceSecrets)
-}
+// AddMCPServer stores a new server and starts it when enabled; a taken
+// name is an error.
+func (a *App) AddMCPServer(srv mcp.Server) error { return a.core.AddMCPServer(a.context(), srv) }
 
-// UpdateMCPServer saves an edited server. Stored env and header values are
-// kept unless srv gives a new value; an empty value deletes that key. The
-// per-tool switches are left as stored (SetMCPToolEnabled changes them).
-func (a *App) UpdateMCPServer(srv mcp.Server) error {
-	ctx := a.context()
-	cur, err := a.core.MCP().Store().Get(ctx, srv.Name)
-	if err != nil {
-		return err
-	}
-	srv.ToolDeny = cur.ToolDeny
-	return a.core.SaveMCPServer(ctx, srv, mcp.MergeSecrets)
-}
+// UpdateMCPServer saves an edited server (stored secrets and tool switches kept).
+func (a *App) UpdateMCPServer(srv mcp.Server) error { return a.core.UpdateMCPServer(a.context(), srv) }
 
 // DeleteMCPServer stops a server and removes it with its grants and requests.
 func (a *App) DeleteMCPServer(name string) error {

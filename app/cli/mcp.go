@@ -150,10 +150,14 @@ func mcpAdd(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer closeQuietly(w)
-	if _, err := w.MCP().Store().Get(ctx, srv.Name); err == nil && !*replace {
-		return usagef("server %q already exists (add --replace to overwrite it)", srv.Name)
+	save := w.AddMCPServer
+	if *replace {
+		save = func(ctx context.Context, s mcp.Server) error { return w.SaveMCPServer(ctx, s, mcp.ReplaceSecrets) }
 	}
-	if err := w.SaveMCPServer(ctx, srv, mcp.ReplaceSecrets); err != nil {
+	if err := save(ctx, srv); err != nil {
+		if errors.Is(err, warren.ErrMCPServerExists) {
+			return usagef("%v; add --replace to overwrite it", err)
+		}
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "added MCP server %s (%s); check it with: warren mcp test %s\n", srv.Name, srv.Transport, srv.Name)

@@ -266,6 +266,32 @@ func (w *Warren) SaveMCPServer(ctx context.Context, s mcp.Server, mode mcp.SaveM
 	return w.reloadMCP(ctx, true)
 }
 
+// ErrMCPServerExists marks adding a server under a name already taken.
+var ErrMCPServerExists = errors.New("MCP server already exists")
+
+// AddMCPServer stores a new server (env and header values sealed) and
+// applies it; a taken name is an error.
+func (w *Warren) AddMCPServer(ctx context.Context, s mcp.Server) error {
+	if _, err := w.MCP().Store().Get(ctx, s.Name); err == nil {
+		return fmt.Errorf("%w: %q (edit it, or pick another name)", ErrMCPServerExists, s.Name)
+	} else if !errors.Is(err, mcp.ErrNotFound) {
+		return err
+	}
+	return w.SaveMCPServer(ctx, s, mcp.ReplaceSecrets)
+}
+
+// UpdateMCPServer saves an edited server: stored env and header values stay
+// unless s gives a new value (an empty one deletes the key), and the
+// per-tool switches stay as stored (SetMCPToolEnabled changes them).
+func (w *Warren) UpdateMCPServer(ctx context.Context, s mcp.Server) error {
+	cur, err := w.MCP().Store().Get(ctx, s.Name)
+	if err != nil {
+		return err
+	}
+	s.ToolDeny = cur.ToolDeny
+	return w.SaveMCPServer(ctx, s, mcp.MergeSecrets)
+}
+
 // DeleteMCPServer stops and removes a server with its grants.
 func (w *Warren) DeleteMCPServer(ctx context.Context, name string) error {
 	w.MCP().Stop(name)
