@@ -44,6 +44,9 @@ type App struct {
 	ctx       context.Context
 	cancel    func()
 	noDialogs bool
+	// running counts the window-lifetime goroutines Startup starts;
+	// Shutdown waits for them so nothing touches the data dir after it.
+	running sync.WaitGroup
 }
 
 // Options are the window-side functions App needs; nil ones are skipped.
@@ -71,12 +74,12 @@ func (a *App) Startup(ctx context.Context) {
 	a.mu.Lock()
 	a.ctx, a.cancel = ctx, func() { cancel(); unsubscribe() }
 	a.mu.Unlock()
-	go a.forward(fwdCtx, ch)
+	a.running.Go(func() { a.forward(fwdCtx, ch) })
 	// Scheduled agent runs (cron) belong to the window's lifetime.
-	go func() { _ = a.core.RunScheduler(fwdCtx) }()
+	a.running.Go(func() { _ = a.core.RunScheduler(fwdCtx) })
 	// So do the enabled MCP servers, and showing other Warren processes' approval requests.
-	go func() { _ = a.core.RunMCP(fwdCtx) }()
-	go func() { _ = a.core.RunApprovalWatcher(fwdCtx) }()
+	a.running.Go(func() { _ = a.core.RunMCP(fwdCtx) })
+	a.running.Go(func() { _ = a.core.RunApprovalWatcher(fwdCtx) })
 }
 
 func (a *App) forward(ctx context.Context, ch <-chan events.Event) {
@@ -128,13 +131,16 @@ func (a *App) dispatch(ctx context.Context, ev events.Event) {
 }
 
 // Shutdown stops event forwarding.
+// It returns once the goroutines Startup started have stopped, so the core
+// can be closed right after.
 func (a *App) Shutdown(context.Context) {
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.cancel != nil {
 		a.cancel()
 		a.cancel = nil
 	}
+	a.mu.Unlock()
+	a.running.Wait()
 }
 
 func (a *App) context() context.Context {

@@ -18,12 +18,15 @@ type recorder struct {
 	got    chan struct{}
 }
 
-func (r *recorder) emit(_ context.Context, name string, data ...any) {
+func (r *recorder) emit(ctx context.Context, name string, data ...any) {
 	r.mu.Lock()
 	r.names = append(r.names, name)
 	r.topics = append(r.topics, data[0].(events.Event).Topic)
 	r.mu.Unlock()
-	r.got <- struct{}{}
+	select { // Shutdown cancels ctx and waits for forwarding to stop
+	case r.got <- struct{}{}:
+	case <-ctx.Done():
+	}
 }
 
 func TestAppSurface(t *testing.T) {

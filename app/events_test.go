@@ -44,7 +44,7 @@ type wireEvent struct {
 
 func newWireEvents() *wireEvents { return &wireEvents{ch: make(chan wireEvent, 64)} }
 
-func (w *wireEvents) emit(_ context.Context, name string, data ...any) {
+func (w *wireEvents) emit(ctx context.Context, name string, data ...any) {
 	raw, err := json.Marshal(data[0])
 	if err != nil {
 		panic(err)
@@ -59,7 +59,10 @@ func (w *wireEvents) emit(_ context.Context, name string, data ...any) {
 	w.mu.Lock()
 	w.got = append(w.got, we)
 	w.mu.Unlock()
-	w.ch <- we
+	select { // Shutdown cancels ctx and waits for forwarding to stop
+	case w.ch <- we:
+	case <-ctx.Done():
+	}
 }
 
 // next waits for the next event under name, skipping others.

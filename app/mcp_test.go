@@ -35,7 +35,7 @@ func everythingBin(t *testing.T) string {
 // mcpStatuses collects the statuses forwarded as "mcp:event".
 type mcpStatuses struct{ ch chan mcp.Status }
 
-func (m *mcpStatuses) emit(_ context.Context, name string, data ...any) {
+func (m *mcpStatuses) emit(ctx context.Context, name string, data ...any) {
 	if name != app.EventMCP {
 		return
 	}
@@ -43,7 +43,10 @@ func (m *mcpStatuses) emit(_ context.Context, name string, data ...any) {
 	if ev.Topic != mcp.TopicStatus {
 		panic("mcp:event carried topic " + ev.Topic)
 	}
-	m.ch <- ev.Payload.(mcp.Status)
+	select { // Shutdown cancels ctx and waits for forwarding to stop
+	case m.ch <- ev.Payload.(mcp.Status):
+	case <-ctx.Done():
+	}
 }
 
 // waitFor returns the first status of server that satisfies ok.
