@@ -33,6 +33,7 @@ const mcpHelp = `warren mcp — manage local MCP servers
   export [FILE]                          write an mcpServers JSON (contains secrets)
   serve [--stdio | --http 127.0.0.1:PORT] [--agent A] [--profile P] [--token T] [--approve yes|no|always] [--approval-timeout 50s]
   grant SERVER --agent A|--user U [--allow T]… [--deny T]… [--disabled]
+      agent overrides (the agent gets its own connection): --env K=V… --header K=V… --arg X… --call-timeout 5m
   revoke SERVER --agent A|--user U       grants [SERVER] [--json]
   request SERVER --agent A|--user U [--allow T]… [--reason R]
   requests [--all] [--json]              approve ID [--note N] | reject ID [--note N]

@@ -85,6 +85,13 @@ func TestMCPCommands(t *testing.T) {
 	want(t, warren(t, dir, "mcp", "grants"), 0, "default", "echo")
 	want(t, warren(t, dir, "tool", "call", "mcp_ev_get-sum", `{"a":1,"b":2}`), 1, "allows only")
 	want(t, warren(t, dir, "mcp", "revoke", "ev", "--agent", "default"), 0, "revoked")
+	// An agent grant's overrides give that agent its own connection.
+	want(t, warren(t, dir, "mcp", "tools", "ev", "--on", "get-env"), 0, "ev/get-env: on")
+	want(t, warren(t, dir, "mcp", "grant", "ev", "--agent", "default", "--env", "GREETING=override-value"), 0, "its own connection")
+	want(t, warren(t, dir, "mcp", "grants"), 0, "env GREETING")
+	want(t, warren(t, dir, "tool", "call", "mcp_ev_get-env", `{}`), 0, "override-value")
+	want(t, warren(t, dir, "mcp", "grant", "ev", "--user", "me", "--call-timeout", "5s"), 1, "only agent grants")
+	want(t, warren(t, dir, "mcp", "revoke", "ev", "--agent", "default"), 0, "revoked")
 	want(t, warren(t, dir, "mcp", "approve", "1"), 1, "already approved")
 
 	want(t, warren(t, dir, "mcp", "disable", "ev"), 0, "disabled: ev")

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/warren-dev/warren/backend/mcp"
 )
@@ -19,6 +20,11 @@ func mcpAccess(ctx context.Context, env Env, sub string, args []string) error {
 	fs.Var(&allow, "allow", "only these tools (repeatable)")
 	fs.Var(&deny, "deny", "never these tools (repeatable; deny wins)")
 	disabled := fs.Bool("disabled", false, "store the grant switched off")
+	var envs, headers, argv multiFlag
+	fs.Var(&envs, "env", "this agent's own env value K=V for a stdio server, stored encrypted (repeatable; K= removes)")
+	fs.Var(&headers, "header", "this agent's own HTTP header K=V, stored encrypted (repeatable; K= removes)")
+	fs.Var(&argv, "arg", "this agent's own server argument, replacing the server's (repeatable)")
+	callTimeout := fs.Duration("call-timeout", 0, "this agent's per-call timeout (whole seconds)")
 	reason := fs.String("reason", "", "why access is needed")
 	note := fs.String("note", "", "review note")
 	all := fs.Bool("all", false, "include reviewed requests")
@@ -51,11 +57,21 @@ func mcpAccess(ctx context.Context, env Env, sub string, args []string) error {
 		if err := needSubject(); err != nil {
 			return err
 		}
-		g := mcp.Grant{Server: pos[0], Scope: scope, Subject: subject, ToolAllow: allow, ToolDeny: deny, Enabled: !*disabled}
+		over := mcp.Overrides{Args: argv, CallTimeoutSeconds: int(callTimeout.Round(time.Second) / time.Second)}
+		if over.Env, err = keyValues("env", envs); err != nil {
+			return err
+		}
+		if over.Headers, err = keyValues("header", headers); err != nil {
+			return err
+		}
+		g := mcp.Grant{Server: pos[0], Scope: scope, Subject: subject, ToolAllow: allow, ToolDeny: deny, Enabled: !*disabled, ConfigOverrides: over}
 		if err := w.SaveMCPGrant(ctx, g); err != nil {
 			return notFoundUsage(err)
 		}
 		fmt.Fprintf(env.Stdout, "granted %s %s access to %s\n", scope, subject, pos[0])
+		if !over.Empty() {
+			fmt.Fprintf(env.Stdout, "%s gets its own connection to %s with these overrides (stored values not mentioned are kept)\n", subject, pos[0])
+		}
 	case "revoke":
 		if err := needSubject(); err != nil {
 			return err
@@ -77,9 +93,10 @@ func mcpAccess(ctx context.Context, env Env, sub string, args []string) error {
 			return printJSON(env, orEmptyList(gs))
 		}
 		tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "SERVER\tSCOPE\tSUBJECT\tENABLED\tALLOW\tDENY")
+		fmt.Fprintln(tw, "SERVER\tSCOPE\tSUBJECT\tENABLED\tALLOW\tDENY\tOVERRIDES")
 		for _, g := range gs {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\t%s\n", g.Server, g.Scope, g.Subject, g.Enabled, listOrAll(g.ToolAllow), orDash(strings.Join(g.ToolDeny, ",")))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\t%s\t%s\n", g.Server, g.Scope, g.Subject, g.Enabled, listOrAll(g.ToolAllow),
+				orDash(strings.Join(g.ToolDeny, ",")), orDash(describeOverrides(g.ConfigOverrides)))
 		}
 		return tw.Flush()
 	case "request":
@@ -123,6 +140,24 @@ func mcpAccess(ctx context.Context, env Env, sub string, args []string) error {
 		fmt.Fprintf(env.Stdout, "request %d %sd\n", id, sub)
 	}
 	return nil
+}
+
+// describeOverrides summarises a grant's overrides without secret values.
+func describeOverrides(o mcp.Overrides) string {
+	var parts []string
+	if len(o.EnvKeys) > 0 {
+		parts = append(parts, "env "+strings.Join(o.EnvKeys, ","))
+	}
+	if len(o.HeaderKeys) > 0 {
+		parts = append(parts, "headers "+strings.Join(o.HeaderKeys, ","))
+	}
+	if len(o.Args) > 0 {
+		parts = append(parts, "args "+strings.Join(o.Args, " "))
+	}
+	if o.CallTimeoutSeconds > 0 {
+		parts = append(parts, fmt.Sprintf("timeout %ds", o.CallTimeoutSeconds))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func notFoundUsage(err error) error {

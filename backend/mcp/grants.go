@@ -33,11 +33,12 @@ type Grant struct {
 	Scope   Scope  `json:"scope"`
 	Subject string `json:"subject"`
 	// ToolAllow, when not empty, keeps only these tools; ToolDeny wins over it.
-	ToolAllow       []string        `json:"tool_allow,omitempty"`
-	ToolDeny        []string        `json:"tool_deny,omitempty"`
-	ConfigOverrides json.RawMessage `json:"config_overrides,omitempty"`
-	Enabled         bool            `json:"enabled"`
-	CreatedAt       string          `json:"created_at,omitempty"`
+	ToolAllow []string `json:"tool_allow,omitempty"`
+	ToolDeny  []string `json:"tool_deny,omitempty"`
+	// ConfigOverrides give an agent its own connection settings (agent grants only).
+	ConfigOverrides Overrides `json:"config_overrides"`
+	Enabled         bool      `json:"enabled"`
+	CreatedAt       string    `json:"created_at,omitempty"`
 }
 
 // Request statuses.
@@ -62,7 +63,8 @@ type AccessRequest struct {
 	ReviewedAt string   `json:"reviewed_at,omitempty"`
 }
 
-// SaveGrant inserts or replaces a grant.
+// SaveGrant inserts or replaces a grant; its overrides' secret values are
+// merged with the stored ones (see Overrides).
 func (s *Store) SaveGrant(ctx context.Context, g Grant) error {
 	if err := g.Scope.valid(); err != nil {
 		return err
@@ -70,24 +72,45 @@ func (s *Store) SaveGrant(ctx context.Context, g Grant) error {
 	if g.Subject == "" {
 		return errors.New("grant: subject (agent or user name) is empty")
 	}
-	if len(g.ConfigOverrides) == 0 {
-		g.ConfigOverrides = json.RawMessage(`{}`)
+	if err := g.ConfigOverrides.validate(g); err != nil {
+		return err
 	}
-	if !json.Valid(g.ConfigOverrides) {
-		return errors.New("grant: config_overrides is not valid JSON")
-	}
-	return s.tx(ctx, func(tx *sql.Tx) error { return saveGrant(ctx, tx, g) })
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if !g.ConfigOverrides.Empty() {
+			srv, _, _, err := s.get(ctx, tx, g.Server)
+			if err != nil {
+				return fmt.Errorf("grant: %w", err)
+			}
+			if err := g.ConfigOverrides.fits(srv); err != nil {
+				return fmt.Errorf("grant for agent %q: %w", g.Subject, err)
+			}
+		}
+		return s.saveGrant(ctx, tx, g, false)
+	})
 }
 
-func saveGrant(ctx context.Context, tx *sql.Tx, g Grant) error {
-	if len(g.ConfigOverrides) == 0 {
-		g.ConfigOverrides = json.RawMessage(`{}`)
+// saveGrant writes g; with keepOverrides the stored overrides stay as they are.
+func (s *Store) saveGrant(ctx context.Context, tx *sql.Tx, g Grant, keepOverrides bool) error {
+	var raw string
+	err := tx.QueryRowContext(ctx, "SELECT config_overrides FROM mcp_grants WHERE server = ? AND scope = ? AND subject = ?",
+		g.Server, g.Scope, g.Subject).Scan(&raw)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("save grant: %w", err)
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO mcp_grants (server, scope, subject, tool_allow, tool_deny, config_overrides, enabled)
+	stored, err := parseStoredOverrides(raw)
+	if err != nil {
+		stored = storedOverrides{} // corrupt: the save replaces it
+	}
+	if !keepOverrides {
+		if stored, err = stored.seal(s.box, g.ConfigOverrides); err != nil {
+			return fmt.Errorf("save grant: %w", err)
+		}
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO mcp_grants (server, scope, subject, tool_allow, tool_deny, config_overrides, enabled)
 		VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(server, scope, subject) DO UPDATE SET tool_allow = excluded.tool_allow, tool_deny = excluded.tool_deny,
 		config_overrides = excluded.config_overrides, enabled = excluded.enabled`,
-		g.Server, g.Scope, g.Subject, mustJSON(orEmpty(g.ToolAllow)), mustJSON(orEmpty(g.ToolDeny)), string(g.ConfigOverrides), g.Enabled)
+		g.Server, g.Scope, g.Subject, mustJSON(orEmpty(g.ToolAllow)), mustJSON(orEmpty(g.ToolDeny)), mustJSON(stored), g.Enabled)
 	if err != nil {
 		if isForeignKey(err) {
 			return fmt.Errorf("grant: mcp server %q: %w", g.Server, ErrNotFound)
@@ -137,10 +160,11 @@ func (s *Store) Grants(ctx context.Context, server string) ([]Grant, error) {
 		if err := rows.Scan(&g.Server, &g.Scope, &g.Subject, &allow, &deny, &overrides, &g.Enabled, &g.CreatedAt); err != nil {
 			return nil, fmt.Errorf("list grants: %w", err)
 		}
-		if err := errors.Join(json.Unmarshal([]byte(allow), &g.ToolAllow), json.Unmarshal([]byte(deny), &g.ToolDeny)); err != nil {
+		stored, oerr := parseStoredOverrides(overrides)
+		if err := errors.Join(json.Unmarshal([]byte(allow), &g.ToolAllow), json.Unmarshal([]byte(deny), &g.ToolDeny), oerr); err != nil {
 			return nil, fmt.Errorf("grant %s/%s: stored lists are corrupt: %w", g.Server, g.Subject, err)
 		}
-		g.ConfigOverrides = json.RawMessage(overrides)
+		g.ConfigOverrides = stored.public()
 		out = append(out, g)
 	}
 	return out, rows.Err()
@@ -217,7 +241,8 @@ func (s *Store) Review(ctx context.Context, id int64, approve bool, reviewer, no
 			if err := json.Unmarshal([]byte(allow), &r.ToolAllow); err != nil {
 				return fmt.Errorf("access request %d: stored tool list is corrupt: %w", id, err)
 			}
-			if err := saveGrant(ctx, tx, Grant{Server: r.Server, Scope: r.Scope, Subject: r.Subject, ToolAllow: r.ToolAllow, Enabled: true}); err != nil {
+			g := Grant{Server: r.Server, Scope: r.Scope, Subject: r.Subject, ToolAllow: r.ToolAllow, Enabled: true}
+			if err := s.saveGrant(ctx, tx, g, true); err != nil {
 				return err
 			}
 		}
@@ -278,4 +303,38 @@ func (a Access) Permits(agent, user, tool string) (bool, string) {
 		}
 	}
 	return true, ""
+}
+
+// AgentOverrides returns the decrypted overrides of every enabled agent
+// grant that has some, by server and agent.
+func (s *Store) AgentOverrides(ctx context.Context) (map[string]map[string]Overrides, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT server, subject, config_overrides FROM mcp_grants
+		WHERE scope = ? AND enabled AND config_overrides NOT IN ('', '{}')`, ScopeAgent)
+	if err != nil {
+		return nil, fmt.Errorf("grant overrides: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]map[string]Overrides{}
+	for rows.Next() {
+		var server, agent, raw string
+		if err := rows.Scan(&server, &agent, &raw); err != nil {
+			return nil, fmt.Errorf("grant overrides: %w", err)
+		}
+		stored, err := parseStoredOverrides(raw)
+		if err != nil {
+			return nil, fmt.Errorf("grant for agent %s on %s: stored config_overrides are corrupt: %w", agent, server, err)
+		}
+		o, err := stored.open(s.box)
+		if err != nil {
+			return nil, fmt.Errorf("grant for agent %s on %s: config_overrides %w", agent, server, err)
+		}
+		if o.Empty() {
+			continue
+		}
+		if out[server] == nil {
+			out[server] = map[string]Overrides{}
+		}
+		out[server][agent] = o
+	}
+	return out, rows.Err()
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/warren-dev/warren/backend/events"
+	"github.com/warren-dev/warren/tools"
 )
 
 // TopicStatus is published with a Status whenever a server's state changes.
@@ -94,6 +95,19 @@ type Status struct {
 	NextRetry   time.Time `json:"next_retry,omitzero"`
 	ConnectedAt time.Time `json:"connected_at,omitzero"`
 	PID         int       `json:"pid,omitempty"`
+	// AgentConnections are the connections of agents whose grant overrides
+	// the server's configuration.
+	AgentConnections []AgentConnection `json:"agent_connections,omitempty"`
+
+	agent string // set on an agent connection's own status
+}
+
+// AgentConnection is the state of one agent's own connection to a server.
+type AgentConnection struct {
+	Agent     string `json:"agent"`
+	State     State  `json:"state"`
+	LastError string `json:"last_error,omitempty"`
+	PID       int    `json:"pid,omitempty"`
 }
 
 // Manager connects, watches and reconnects the configured servers.
@@ -107,11 +121,21 @@ type Manager struct {
 	// held servers were stopped by hand: Sync does not start them again
 	// until Start or Restart.
 	held map[string]bool
-	wg   sync.WaitGroup
+	// overrides are the agent grants' config overrides (by server, agent);
+	// agents[server][agent] is such an agent's own connection, started on
+	// its first call.
+	overrides map[string]map[string]Overrides
+	agents    map[string]map[string]*supervised
+	wg        sync.WaitGroup
 }
 
 // supervised is one server with its supervisor goroutine.
 type supervised struct {
+	// agent and over are set on an agent's own connection: its grant's
+	// overrides are applied to cfg and the stored secrets when connecting.
+	agent string
+	over  Overrides
+
 	mu     sync.Mutex
 	cfg    Server
 	conn   *conn
@@ -142,7 +166,8 @@ func NewManager(opts Options) *Manager {
 		opts.Backoff = DefaultBackoff
 	}
 	life, stop := context.WithCancel(context.Background())
-	return &Manager{opts: opts, life: life, stop: stop, servers: map[string]*supervised{}, held: map[string]bool{}}
+	return &Manager{opts: opts, life: life, stop: stop, servers: map[string]*supervised{}, held: map[string]bool{},
+		agents: map[string]map[string]*supervised{}}
 }
 
 // Store returns the server store.
@@ -155,6 +180,11 @@ func (m *Manager) Close() {
 	all := make([]*supervised, 0, len(m.servers))
 	for _, s := range m.servers {
 		all = append(all, s)
+	}
+	for _, byAgent := range m.agents {
+		for _, s := range byAgent {
+			all = append(all, s)
+		}
 	}
 	m.mu.Unlock()
 	for _, s := range all {
@@ -169,6 +199,9 @@ func (m *Manager) StartEnabled(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := m.loadOverrides(ctx); err != nil {
+		return err
+	}
 	for _, srv := range list {
 		if srv.Enabled {
 			m.start(srv)
@@ -177,10 +210,23 @@ func (m *Manager) StartEnabled(ctx context.Context) error {
 	return nil
 }
 
+// loadOverrides reads the agent grants' overrides (see agentconns.go).
+func (m *Manager) loadOverrides(ctx context.Context) error {
+	overrides, err := m.opts.Store.AgentOverrides(ctx)
+	if err != nil {
+		return err
+	}
+	m.setOverrides(overrides)
+	return nil
+}
+
 // Start starts (or keeps running) one stored server, enabled or not.
 func (m *Manager) Start(ctx context.Context, name string) error {
 	srv, err := m.opts.Store.Get(ctx, name)
 	if err != nil {
+		return err
+	}
+	if err := m.loadOverrides(ctx); err != nil {
 		return err
 	}
 	m.mu.Lock()
@@ -214,12 +260,13 @@ func (m *Manager) Restart(ctx context.Context, name string) error {
 	return nil
 }
 
-// Stop stops a server and forgets its tools.
+// Stop stops a server (with its agents' connections) and forgets its tools.
 func (m *Manager) Stop(name string) {
 	m.mu.Lock()
 	s, ok := m.servers[name]
 	delete(m.servers, name)
 	m.mu.Unlock()
+	m.stopAgents(name, nil)
 	if !ok {
 		return
 	}
@@ -239,6 +286,9 @@ func (m *Manager) Stop(name string) {
 func (m *Manager) Sync(ctx context.Context, startEnabled bool) error {
 	list, err := m.opts.Store.List(ctx)
 	if err != nil {
+		return err
+	}
+	if err := m.loadOverrides(ctx); err != nil {
 		return err
 	}
 	want := map[string]Server{}
@@ -307,13 +357,26 @@ func (m *Manager) start(srv Server) *supervised {
 	if s, ok := m.servers[srv.Name]; ok {
 		return s
 	}
-	ctx, cancel := context.WithCancel(m.life)
-	s := &supervised{
-		cfg: srv, cancel: cancel, done: make(chan struct{}), kick: make(chan struct{}, 1), ready: make(chan struct{}),
-		status: Status{Name: srv.Name, Transport: srv.Transport, Enabled: srv.Enabled, State: StateConnecting, MaxAttempts: m.opts.Backoff.Attempts},
-		logs:   openServerLog(m.opts.LogDir, srv.Name),
-	}
+	s := m.launch(srv, "", Overrides{})
 	m.servers[srv.Name] = s
+	return s
+}
+
+// launch starts a supervisor for srv (an agent's own connection when
+// agent is set); m.mu is held.
+func (m *Manager) launch(srv Server, agent string, over Overrides) *supervised {
+	ctx, cancel := context.WithCancel(m.life)
+	logName := srv.Name
+	if agent != "" {
+		logName += "@" + agent
+	}
+	s := &supervised{
+		agent: agent, over: over,
+		cfg: srv, cancel: cancel, done: make(chan struct{}), kick: make(chan struct{}, 1), ready: make(chan struct{}),
+		status: Status{Name: srv.Name, Transport: srv.Transport, Enabled: srv.Enabled, State: StateConnecting, MaxAttempts: m.opts.Backoff.Attempts,
+			agent: agent},
+		logs: openServerLog(m.opts.LogDir, logName),
+	}
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
@@ -358,6 +421,7 @@ func (m *Manager) Statuses(ctx context.Context) ([]Status, error) {
 			st = Status{Name: srv.Name, Transport: srv.Transport, State: StateStopped}
 		}
 		st.Enabled = srv.Enabled
+		st.AgentConnections = m.agentConnections(srv.Name)
 		out = append(out, st)
 	}
 	return out, nil
@@ -414,26 +478,32 @@ var ErrNotConnected = errors.New("not connected")
 
 // Call calls a tool on a connected server. A transport failure makes the
 // supervisor check the server at once.
+//
+// An agent (from ctx's call context) whose grant overrides the server's
+// configuration is served by a connection of its own, started on its
+// first call.
 func (m *Manager) Call(ctx context.Context, server, tool string, args []byte) (*mcp.CallToolResult, error) {
-	m.mu.Lock()
-	s, ok := m.servers[server]
-	m.mu.Unlock()
-	if !ok {
-		return nil, fmt.Errorf("MCP server %s is stopped: %w", server, ErrNotConnected)
+	s, err := m.target(ctx, server, tools.AgentFrom(ctx))
+	if err != nil {
+		return nil, err
+	}
+	label := server
+	if s.agent != "" {
+		label = fmt.Sprintf("%s (agent %s's own connection)", server, s.agent)
 	}
 	s.mu.Lock()
 	c, st, timeout := s.conn, s.status, s.cfg.callTimeout()
 	s.mu.Unlock()
 	if c == nil {
-		return nil, fmt.Errorf("MCP server %s is %s%s: %w", server, st.State, describeWait(st), ErrNotConnected)
+		return nil, fmt.Errorf("MCP server %s is %s%s: %w", label, st.State, describeWait(st), ErrNotConnected)
 	}
 	res, err := c.callTool(ctx, tool, args, timeout)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			return nil, fmt.Errorf("MCP server %s did not answer %s within %s", server, tool, timeout)
+			return nil, fmt.Errorf("MCP server %s did not answer %s within %s", label, tool, timeout)
 		}
 		s.poke()
-		return nil, fmt.Errorf("MCP server %s: %w", server, err)
+		return nil, fmt.Errorf("MCP server %s: %w", label, err)
 	}
 	return res, nil
 }
@@ -457,10 +527,21 @@ func (s *supervised) poke() {
 	}
 }
 
+// publish sends a server's status; an agent connection's change is sent
+// as its server's status, which lists the agent connections.
 func (m *Manager) publish(st Status) {
-	if m.opts.Bus != nil {
-		m.opts.Bus.Publish(events.Event{Topic: TopicStatus, Payload: st})
+	if m.opts.Bus == nil {
+		return
 	}
+	if st.agent != "" {
+		main, ok := m.status(st.Name)
+		if !ok {
+			return
+		}
+		st = main
+	}
+	st.AgentConnections = m.agentConnections(st.Name)
+	m.opts.Bus.Publish(events.Event{Topic: TopicStatus, Payload: st})
 }
 
 func (m *Manager) toolsChanged() {

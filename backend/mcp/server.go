@@ -106,17 +106,31 @@ func (s Server) Validate() error {
 		return fmt.Errorf("server %q: unknown transport %q (stdio, sse or streamable-http)", s.Name, s.Transport)
 	}
 	for k := range s.Env {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return fmt.Errorf("server %q: env name %q is invalid", s.Name, k)
+		if err := validEnvName(k); err != nil {
+			return fmt.Errorf("server %q: %w", s.Name, err)
 		}
 	}
 	for k := range s.Headers {
-		if k == "" || strings.ContainsAny(k, ": \r\n") {
-			return fmt.Errorf("server %q: header name %q is invalid", s.Name, k)
+		if err := validHeaderName(k); err != nil {
+			return fmt.Errorf("server %q: %w", s.Name, err)
 		}
 	}
 	if s.ConnectTimeout < 0 || s.CallTimeout < 0 {
 		return fmt.Errorf("server %q: timeouts must be positive", s.Name)
+	}
+	return nil
+}
+
+func validEnvName(k string) error {
+	if k == "" || strings.ContainsAny(k, "=\x00") {
+		return fmt.Errorf("env name %q is invalid", k)
+	}
+	return nil
+}
+
+func validHeaderName(k string) error {
+	if k == "" || strings.ContainsAny(k, ": \r\n") {
+		return fmt.Errorf("header name %q is invalid", k)
 	}
 	return nil
 }

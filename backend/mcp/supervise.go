@@ -40,7 +40,7 @@ func (m *Manager) supervise(ctx context.Context, s *supervised) {
 			if ctx.Err() != nil {
 				return
 			}
-			m.opts.Logger.Warn("mcp server lost", "server", s.cfg.Name, "err", err)
+			m.opts.Logger.Warn("mcp server lost", "server", s.cfg.Name, "agent", s.agent, "err", err)
 			s.mu.Lock()
 			s.status.Restarts++ // published with the reconnecting state below
 			s.mu.Unlock()
@@ -82,6 +82,9 @@ func (m *Manager) connect(ctx context.Context, s *supervised) (*conn, error) {
 	env, headers, err := m.opts.Store.Secrets(ctx, cfg.Name)
 	if err != nil {
 		return nil, err
+	}
+	if s.agent != "" {
+		cfg, env, headers = s.over.apply(cfg, env, headers)
 	}
 	refresh := make(chan struct{}, 1)
 	o := dialOptions{env: env, headers: headers, log: s.logs.sink, logger: m.opts.Logger, notify: func(n mcp.JSONRPCNotification) {
@@ -133,7 +136,7 @@ func (m *Manager) connect(ctx context.Context, s *supervised) (*conn, error) {
 	st := s.status
 	s.mu.Unlock()
 	m.publish(st)
-	if changed {
+	if changed && s.agent == "" {
 		m.toolsChanged()
 	}
 	return c, nil
@@ -205,7 +208,7 @@ func (m *Manager) check(ctx context.Context, s *supervised, c *conn) error {
 	st := s.status
 	s.mu.Unlock()
 	m.publish(st)
-	if changed {
+	if changed && s.agent == "" {
 		m.toolsChanged()
 	}
 	return nil

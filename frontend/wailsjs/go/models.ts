@@ -513,13 +513,53 @@ export namespace mcp {
 	        this.reviewed_at = source["reviewed_at"];
 	    }
 	}
+	export class AgentConnection {
+	    agent: string;
+	    state: string;
+	    last_error?: string;
+	    pid?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentConnection(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.state = source["state"];
+	        this.last_error = source["last_error"];
+	        this.pid = source["pid"];
+	    }
+	}
+	export class Overrides {
+	    env?: Record<string, string>;
+	    headers?: Record<string, string>;
+	    args?: string[];
+	    call_timeout_seconds?: number;
+	    env_keys?: string[];
+	    header_keys?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Overrides(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.env = source["env"];
+	        this.headers = source["headers"];
+	        this.args = source["args"];
+	        this.call_timeout_seconds = source["call_timeout_seconds"];
+	        this.env_keys = source["env_keys"];
+	        this.header_keys = source["header_keys"];
+	    }
+	}
 	export class Grant {
 	    server: string;
 	    scope: string;
 	    subject: string;
 	    tool_allow?: string[];
 	    tool_deny?: string[];
-	    config_overrides?: number[];
+	    config_overrides: Overrides;
 	    enabled: boolean;
 	    created_at?: string;
 	
@@ -534,11 +574,30 @@ export namespace mcp {
 	        this.subject = source["subject"];
 	        this.tool_allow = source["tool_allow"];
 	        this.tool_deny = source["tool_deny"];
-	        this.config_overrides = source["config_overrides"];
+	        this.config_overrides = this.convertValues(source["config_overrides"], Overrides);
 	        this.enabled = source["enabled"];
 	        this.created_at = source["created_at"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
+	
 	export class Server {
 	    name: string;
 	    transport: string;
@@ -611,6 +670,7 @@ export namespace mcp {
 	    // Go type: time
 	    connected_at: any;
 	    pid?: number;
+	    agent_connections?: AgentConnection[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Status(source);
@@ -638,6 +698,7 @@ export namespace mcp {
 	        this.next_retry = this.convertValues(source["next_retry"], null);
 	        this.connected_at = this.convertValues(source["connected_at"], null);
 	        this.pid = source["pid"];
+	        this.agent_connections = this.convertValues(source["agent_connections"], AgentConnection);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
