@@ -46,7 +46,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"run", "run an agent turn: run [--agent A] [--session S] [--base-url URL --model M] [--workspace DIR] [--approve yes|no] \"prompt\"", runAgent},
+		{"run", "run an agent turn: run [--agent A] [--session S] [--base-url URL --model M] [--workspace DIR] [--approve yes|no] [--no-wait] \"prompt\"", runAgent},
 		{"agents", "agents list [--json] | show NAME [--json] | add NAME [--provider P] [--model M] [--profile P] [--allow T]... [--deny T]... [--workspace DIR] [--sandbox on|off] [--network on|off] [--type open|predefined] [--name N] | edit NAME (same flags) | remove NAME [--yes] | context NAME [FILE] [--set PATH|-] [--clear] [--json]", runAgents},
 		{"providers", "providers list [--json] | add NAME --base-url URL [--kind openai|anthropic] [--api-key K] [--model M] | remove NAME | test NAME", runProviders},
 		{"mcp", mcpUsage, runMCP},

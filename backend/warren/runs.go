@@ -21,6 +21,12 @@ type runs struct {
 // including for failures before the loop started (no provider, unknown
 // agent). StopRun cancels it.
 func (w *Warren) StartRun(ctx context.Context, req RunRequest, on func(agent.Event)) string {
+	return w.startRun(ctx, req, on, nil)
+}
+
+// startRun is StartRun; onEnd, when set, is called once the turn is over
+// and its last event was handed to on.
+func (w *Warren) startRun(ctx context.Context, req RunRequest, on func(agent.Event), onEnd func()) string {
 	id := fmt.Sprintf("run-%d", w.runs.next.Add(1))
 	ctx, cancel := context.WithCancel(ctx)
 	w.runs.mu.Lock()
@@ -35,6 +41,9 @@ func (w *Warren) StartRun(ctx context.Context, req RunRequest, on func(agent.Eve
 			w.runs.mu.Lock()
 			delete(w.runs.m, id)
 			w.runs.mu.Unlock()
+			if onEnd != nil {
+				onEnd()
+			}
 		}()
 		ended := false
 		_, err := w.RunAgent(ctx, req, func(ev agent.Event) {

@@ -57,14 +57,23 @@ func (w *Warren) initSubagents(debounce time.Duration) {
 	a := &announcer{inbox: agent.NewInbox(), parents: map[string]RunRequest{}}
 	a.queue = agent.NewAnnounceQueue(agent.AnnounceOptions{Debounce: debounce, Deliver: w.deliverAnnouncement})
 	w.announcer = a
+	w.followUps = newFollowUps()
 	go a.queue.Run(w.life)
 	w.subagents = agent.NewSubagents(agent.SubagentsOptions{
-		Limits:  agent.DefaultLimits,
-		OnStart: func(t agent.Task) { w.bus.Publish(events.Event{Topic: TopicSubagentStarted, Payload: t}) },
+		Limits: agent.DefaultLimits,
+		OnStart: func(t agent.Task) {
+			if t.Background {
+				w.followUps.add(t.Parent, 1) // until its result is handed over
+			}
+			w.publishSession(t.Parent, events.Event{Topic: TopicSubagentStarted, Payload: t})
+		},
 		OnDone: func(t agent.Task) {
-			w.bus.Publish(events.Event{Topic: TopicSubagentDone, Payload: t})
-			if announceable(t) {
+			w.publishSession(t.Parent, events.Event{Topic: TopicSubagentDone, Payload: t})
+			switch {
+			case announceable(t):
 				a.queue.Add(t)
+			case t.Background:
+				w.followUps.add(t.Parent, -1) // nothing to hand over
 			}
 		},
 	})
@@ -95,26 +104,35 @@ func (w *Warren) deliverAnnouncement(ctx context.Context, parent string, batch [
 	text := agent.FormatAnnouncement(batch)
 	req, known := w.announcer.parentRun(parent, w.subagents)
 	if w.announcer.inbox.Deliver(parent, text) {
-		w.bus.Publish(events.Event{Topic: TopicSubagentAnnounced, Payload: Announcement{Session: parent, Tasks: batch}})
+		w.publishSession(parent, events.Event{Topic: TopicSubagentAnnounced, Payload: Announcement{Session: parent, Tasks: batch}})
+		w.followUps.add(parent, -len(batch))
 		return
 	}
 	if !known {
 		s, err := w.Sessions().Get(ctx, parent)
 		if err != nil {
 			w.log.Warn("subagent results for a session that is gone", "session", parent, "err", err)
+			w.followUps.add(parent, -len(batch))
 			return
 		}
 		req = RunRequest{Agent: s.Agent, Session: parent}
 	}
 	req.Prompt, req.promptKind = text, sessions.KindSubagentResults
+	// The batch becomes the turn that answers it in one step, so the
+	// parent never looks quiet in between.
+	w.followUps.add(parent, 1-len(batch))
 	var id string
 	ready := make(chan struct{})
-	id = w.StartRun(ctx, req, func(ev agent.Event) {
+	id = w.startRun(ctx, req, func(ev agent.Event) {
 		<-ready // the id is known before the first event is tagged with it
-		w.bus.Publish(events.Event{Topic: TopicRunEvent, Payload: RunEvent{Run: id, Event: ev}})
+		w.publishSession(parent, events.Event{Topic: TopicRunEvent, Payload: RunEvent{Run: id, Event: ev}})
+	}, func() {
+		<-ready
+		w.followUps.turnEnded(parent, id)
 	})
+	w.followUps.turnStarted(parent, id)
+	w.publishSession(parent, events.Event{Topic: TopicSubagentAnnounced, Payload: Announcement{Session: parent, Tasks: batch, Run: id}})
 	close(ready)
-	w.bus.Publish(events.Event{Topic: TopicSubagentAnnounced, Payload: Announcement{Session: parent, Tasks: batch, Run: id}})
 }
 
 func (a *announcer) remember(parent string, req RunRequest) {

@@ -63,6 +63,7 @@ type Warren struct {
 	cronStore *cron.Store
 	subagents *agent.Subagents
 	announcer *announcer
+	followUps *followUps
 	runs      runs
 	scheduler *cron.Scheduler
 	// life ends at Close; background work (sandbox janitor) uses it.

@@ -14,8 +14,13 @@ type Cassette struct {
 	// Models are listed by /v1/models and /api/tags.
 	Models []string `json:"models,omitempty"`
 	// ModelsStatus, when set, makes /v1/models fail with this status (to exercise fallbacks).
-	ModelsStatus int    `json:"models_status,omitempty"`
-	Turns        []Turn `json:"turns"`
+	ModelsStatus int `json:"models_status,omitempty"`
+	// Concurrent serves each request the first unserved turn whose expect
+	// its last message contains, instead of strictly the next turn: for
+	// clients that call the model in parallel (a parent and its background
+	// subagents). Give every turn an expect that tells it apart.
+	Concurrent bool   `json:"concurrent,omitempty"`
+	Turns      []Turn `json:"turns"`
 }
 
 // Turn is one model response, preceded by any faults injected into earlier attempts.

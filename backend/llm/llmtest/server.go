@@ -19,8 +19,8 @@ type Server struct {
 	cassette Cassette
 
 	mu       sync.Mutex
-	turn     int // next turn to serve
-	fault    int // faults of that turn already served
+	served   []bool // per turn
+	faults   []int  // per turn, faults already served
 	requests []Recorded
 }
 
@@ -34,7 +34,7 @@ type Recorded struct {
 
 // NewServer starts a server replaying cassette; it closes when the test ends.
 func NewServer(t testing.TB, cassette Cassette) *Server {
-	s := &Server{t: t, cassette: cassette}
+	s := &Server{t: t, cassette: cassette, served: make([]bool, len(cassette.Turns)), faults: make([]int, len(cassette.Turns))}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.serveOpenAI)
 	mux.HandleFunc("POST /v1/messages", s.serveAnthropic)
@@ -56,7 +56,17 @@ func (s *Server) Requests() []Recorded {
 func (s *Server) Remaining() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.cassette.Turns) - s.turn
+	return s.remaining()
+}
+
+func (s *Server) remaining() int {
+	n := 0
+	for _, done := range s.served {
+		if !done {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *Server) record(next http.Handler) http.Handler {
@@ -70,26 +80,48 @@ func (s *Server) record(next http.Handler) http.Handler {
 	})
 }
 
-// next picks what to serve for one streaming request: a fault of the current turn, or the turn.
+// next picks what to serve for one streaming request: a fault of its turn, or the turn.
 func (s *Server) next(body []byte) (Turn, *Fault, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.turn >= len(s.cassette.Turns) {
-		return Turn{}, nil, fmt.Errorf("cassette %q exhausted after %d turns", s.cassette.Name, s.turn)
+	i, err := s.pick(body)
+	if err != nil {
+		return Turn{}, nil, err
 	}
-	turn := s.cassette.Turns[s.turn]
-	if s.fault < len(turn.Faults) {
-		s.fault++
-		return turn, &turn.Faults[s.fault-1], nil
+	turn := s.cassette.Turns[i]
+	if s.faults[i] < len(turn.Faults) {
+		s.faults[i]++
+		return turn, &turn.Faults[s.faults[i]-1], nil
 	}
 	if turn.Expect != "" {
 		if last := lastMessageText(body); !strings.Contains(last, turn.Expect) {
-			return Turn{}, nil, fmt.Errorf("turn %d: last message %.200q does not contain %q", s.turn, last, turn.Expect)
+			return Turn{}, nil, fmt.Errorf("turn %d: last message %.200q does not contain %q", i, last, turn.Expect)
 		}
 	}
-	s.turn++
-	s.fault = 0
+	s.served[i] = true
 	return turn, nil, nil
+}
+
+// pick returns the turn a request is for (caller holds mu): the first
+// unserved one, or in a concurrent cassette the first unserved one whose
+// expect the request's last message contains.
+func (s *Server) pick(body []byte) (int, error) {
+	last := ""
+	if s.cassette.Concurrent {
+		last = lastMessageText(body)
+	}
+	for i, turn := range s.cassette.Turns {
+		if s.served[i] {
+			continue
+		}
+		if !s.cassette.Concurrent || strings.Contains(last, turn.Expect) {
+			return i, nil
+		}
+	}
+	if s.cassette.Concurrent && s.remaining() > 0 {
+		return 0, fmt.Errorf("cassette %q: no unserved turn expects last message %.200q", s.cassette.Name, last)
+	}
+	return 0, fmt.Errorf("cassette %q exhausted after %d turns", s.cassette.Name, len(s.cassette.Turns))
 }
 
 // begin resolves the request to a turn, answering errors and HTTP faults itself; ok=false means

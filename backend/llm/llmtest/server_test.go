@@ -83,3 +83,34 @@ func TestLastMessageText(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentCassetteServesByExpect: a concurrent cassette answers each
+// request with the turn it expects, whatever order the requests come in,
+// and counts faults per turn.
+func TestConcurrentCassetteServesByExpect(t *testing.T) {
+	t.Parallel()
+	rec := &tbRecorder{TB: t}
+	srv := NewServer(rec, Cassette{Name: "parallel", Concurrent: true, Turns: []Turn{
+		{Expect: "parent", Chunks: []string{"for the parent"}},
+		{Expect: "child", Faults: []Fault{{Status: 503}}, Chunks: []string{"for the child"}},
+	}})
+	ask := func(text string) (int, string) {
+		code, lines := post(t, srv.URL+"/v1/chat/completions", `{"messages":[{"role":"user","content":"`+text+`"}]}`)
+		return code, strings.Join(lines, "\n")
+	}
+	if code, _ := ask("the child asks"); code != 503 {
+		t.Errorf("child's first request: status %d, want its injected 503", code)
+	}
+	if _, out := ask("the parent asks"); !strings.Contains(out, "for the parent") {
+		t.Errorf("parent got %q", out)
+	}
+	if _, out := ask("the child asks again"); !strings.Contains(out, "for the child") {
+		t.Errorf("child got %q", out)
+	}
+	if code, _ := ask("the parent asks again"); code != 400 {
+		t.Errorf("request past the cassette: status %d, want 400", code)
+	}
+	if len(rec.errs) != 1 || !strings.Contains(rec.errs[0], "exhausted") || srv.Remaining() != 0 {
+		t.Errorf("reported errors = %q, remaining %d", rec.errs, srv.Remaining())
+	}
+}
