@@ -192,6 +192,27 @@ async function main() {
     assert.equal((await go('MCPAccessRequests', 'pending')).length, 0);
   });
 
+  await step('an agent grant with an env override gives the agent its own connection', async () => {
+    const access = card().getByTestId('mcp-access');
+    await access.getByRole('button', { name: 'Edit grant for agent default' }).click();
+    const form = access.getByRole('form', { name: 'Edit grant for default' });
+    const overrides = form.getByTestId('grant-overrides-form');
+    await overrides.getByRole('button', { name: 'Add variable' }).click();
+    await overrides.getByLabel('Variable name').fill('WARREN_E2E_TOKEN');
+    await overrides.getByLabel('Value for WARREN_E2E_TOKEN').fill('agent-own-value');
+    await form.getByRole('button', { name: 'Save grant' }).click();
+    await form.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => /overrides: env WARREN_E2E_TOKEN/.test(document.querySelector('[data-grant="agent:default"]')?.textContent ?? ''));
+    const [g] = await go('MCPGrants', 'everything');
+    assert.deepEqual(g.config_overrides.env_keys, ['WARREN_E2E_TOKEN']);
+    assert.equal(g.config_overrides.env, undefined, 'secret values are never read back');
+    // A call as that agent starts its connection; the card lists it.
+    const res = await go('CallTool', 'mcp_everything_get-sum', '{"a":2,"b":3}', 'default');
+    assert.match(JSON.stringify(res), /5/);
+    await card().locator('[data-agent-connection="default"]').waitFor({ timeout: 30000 });
+    await page.screenshot({ path: path.join(outDir, 'mcp-grant-overrides.png') });
+  });
+
   await step('import a pasted mcpServers JSON (report), export (secrets warning), delete with confirmation', async () => {
     await page.getByRole('button', { name: 'Import…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import MCP servers' });

@@ -26,6 +26,7 @@ import type {
   ContextFileView,
   CustomTool,
   Explanation,
+  McpGrant,
   McpServer,
   McpStatus,
   SandboxStatus,
@@ -105,6 +106,8 @@ export interface FakeApi extends WarrenApi {
   emitMcp(st: Partial<McpStatus> & { name: string }, time?: string): void;
   /** Adds a stored, running server with its tools. */
   seedMcpServer(...args: Parameters<ReturnType<typeof mcpFake>['addServer']>): McpServer;
+  /** Stores a grant as SaveMCPGrant would (override values in config_overrides.env/headers become stored secrets). */
+  seedMcpGrant(g: McpGrant): void;
 }
 
 type Fns = { [K in keyof WarrenApi]: ReturnType<typeof vi.fn> & WarrenApi[K] };
@@ -220,6 +223,7 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     mcp: mcp.state,
     emitMcp: mcp.emitMcp,
     seedMcpServer: mcp.addServer,
+    seedMcpGrant: mcp.addGrant,
     tools: vi.fn(async (profile: string, _agent: string) => toolsFor(profile || state.active)),
     profiles: vi.fn(async () => ['full', 'coding', 'messaging', 'minimal']),
     activeProfile: vi.fn(async () => state.active),

@@ -1,7 +1,9 @@
 // The MCP part of the fake WarrenApi (fakeApi.ts spreads it in): servers,
 // statuses, tools, grants and requests in memory, behaving like app/mcp.go —
 // env and header values are write-only, "" deletes a stored key, a failed
-// connection test is a result, not a rejection.
+// connection test is a result, not a rejection. Grant overrides keep their
+// secrets the same way: a key named in env_keys and not in env keeps its
+// stored value, a stored key in neither goes.
 import { vi } from 'vitest';
 import type {
   ClaudeDesktopOffer,
@@ -9,6 +11,7 @@ import type {
   McpAgentAccess,
   McpEvent,
   McpGrant,
+  McpGrantOverrides,
   McpImportReport,
   McpServer,
   McpServerView,
@@ -26,6 +29,8 @@ export interface McpFakeState {
   /** Tools by server, listed while it is connected. */
   tools: Record<string, McpTool[]>;
   grants: McpGrant[];
+  /** Stored override secrets by grant (server/scope/subject), never returned by reads. */
+  grantSecrets: Record<string, GrantSecrets>;
   requests: McpAccessRequest[];
   alsoAllow: string[];
   profile: string;
@@ -38,6 +43,13 @@ export interface McpFakeState {
   /** What importMcpServers answers; an Error rejects. */
   importResult: McpImportReport | Error;
 }
+
+export interface GrantSecrets {
+  env: Record<string, string>;
+  headers: Record<string, string>;
+}
+
+export const grantKey = (g: Pick<McpGrant, 'server' | 'scope' | 'subject'>) => `${g.server}/${g.scope}/${g.subject}`;
 
 export function makeMcpServer(over: Partial<McpServer> = {}): McpServer {
   return {
@@ -93,6 +105,7 @@ export function mcpFake() {
     statuses: {},
     tools: {},
     grants: [],
+    grantSecrets: {},
     requests: [],
     alsoAllow: [],
     profile: 'coding',
@@ -139,6 +152,31 @@ export function mcpFake() {
     const saved: McpServer = { ...rest, env_keys: Object.keys(env).sort(), header_keys: Object.keys(headers).sort() };
     state.servers = [...state.servers.filter((x) => x.name !== srv.name), saved].sort((a, b) => a.name.localeCompare(b.name));
     if (srv.enabled) emitMcp({ name: srv.name, transport: srv.transport, state: 'connecting', pid: undefined });
+  }
+
+  /** Stored keys named in keys keep their values; given values replace or add; the rest go. */
+  function keepSecrets(stored: Record<string, string>, keys: string[] | undefined, given: Record<string, string> | undefined) {
+    const out: Record<string, string> = {};
+    for (const k of keys ?? []) if (k in stored) out[k] = stored[k];
+    return { ...out, ...given };
+  }
+
+  /** What Go stores and reads back: secrets split off, their keys listed; {} when none. */
+  function storeGrant(g: McpGrant) {
+    const o: McpGrantOverrides = g.config_overrides ?? {};
+    if (g.scope === 'user' && Object.keys(o).length) throw `grant for user ${g.subject}: config overrides are for agent grants only`;
+    const t = o.call_timeout_seconds;
+    if (t !== undefined && !(Number.isInteger(t) && t > 0)) throw `grant: call_timeout_seconds ${t} must be a positive whole number`;
+    const key = grantKey(g);
+    const old = state.grantSecrets[key] ?? { env: {}, headers: {} };
+    const secrets = { env: keepSecrets(old.env, o.env_keys, o.env), headers: keepSecrets(old.headers, o.header_keys, o.headers) };
+    state.grantSecrets[key] = secrets;
+    const { env: _e, headers: _h, env_keys: _ek, header_keys: _hk, ...rest } = o;
+    const read: McpGrantOverrides = { ...rest };
+    if (Object.keys(secrets.env).length) read.env_keys = Object.keys(secrets.env).sort();
+    if (Object.keys(secrets.headers).length) read.header_keys = Object.keys(secrets.headers).sort();
+    const same = (x: McpGrant) => grantKey(x) === key;
+    state.grants = [...state.grants.filter((x) => !same(x)), { ...structuredClone(g), config_overrides: read }];
   }
 
   const methods = {
@@ -210,11 +248,11 @@ export function mcpFake() {
     saveMcpGrant: vi.fn(async (g: McpGrant) => {
       if (!g.subject) throw 'grant: subject (agent or user name) is empty';
       server(g.server);
-      const same = (x: McpGrant) => x.server === g.server && x.scope === g.scope && x.subject === g.subject;
-      state.grants = [...state.grants.filter((x) => !same(x)), structuredClone(g)];
+      storeGrant(g);
     }),
     deleteMcpGrant: vi.fn(async (name: string, scope: string, subject: string) => {
       state.grants = state.grants.filter((g) => !(g.server === name && g.scope === scope && g.subject === subject));
+      delete state.grantSecrets[grantKey({ server: name, scope: scope as McpGrant['scope'], subject })];
     }),
     mcpAccessRequests: vi.fn(async (status: string) => structuredClone(state.requests.filter((r) => !status || r.status === status))),
     requestMcpAccess: vi.fn(async (r: Omit<McpAccessRequest, 'id' | 'status' | 'created_at'>) => {
@@ -271,5 +309,10 @@ export function mcpFake() {
     return s;
   }
 
-  return { state, methods, emitMcp, addServer };
+  /** Stores a grant as SaveMCPGrant would, with its override secrets given in config_overrides.env/headers. */
+  function addGrant(g: McpGrant) {
+    storeGrant(structuredClone(g));
+  }
+
+  return { state, methods, emitMcp, addServer, addGrant };
 }

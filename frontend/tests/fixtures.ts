@@ -1,11 +1,14 @@
 // Sample data for component tests: tools, approval requests, sandbox status,
-// custom tools, agents, schedules, subagents and messages, shaped like what
-// the Go side returns. fakeApi.ts serves them through an in-memory WarrenApi.
+// custom tools, agents, schedules, subagents, messages and MCP grant
+// overrides, shaped like what the Go side returns. fakeApi.ts serves them
+// through an in-memory WarrenApi.
 import type {
   Agent,
   ApprovalRequest,
   CronJob,
   CustomTool,
+  McpAgentConnection,
+  McpGrant,
   SandboxStatus,
   SubagentTask,
   ToolInfo,
@@ -251,3 +254,23 @@ export function makeAgent(over: Partial<Agent> = {}): Agent {
     ...over,
   };
 }
+
+/**
+ * An agent grant of server `everything` with config overrides, as saved:
+ * seedMcpGrant stores API_TOKEN's value as a secret; reads list only its key.
+ */
+export function mcpOverridesGrant(over: Partial<McpGrant> = {}): McpGrant {
+  return {
+    server: 'everything',
+    scope: 'agent',
+    subject: 'reviewer',
+    tool_allow: [],
+    tool_deny: [],
+    enabled: true,
+    config_overrides: { env: { API_TOKEN: 'tok-reviewer' }, args: ['stdio', '--verbose'], call_timeout_seconds: 30 },
+    ...over,
+  };
+}
+
+/** That grant's own connection, as a server status lists it. */
+export const mcpAgentConnections: McpAgentConnection[] = [{ agent: 'reviewer', state: 'connected', pid: 4343 }];

@@ -4,11 +4,9 @@ import { describe, expect, it } from 'vitest';
 import App from '../src/App.svelte';
 import McpPanel from '../src/components/McpPanel.svelte';
 import {
-  checkGrant,
   describeStatus,
   eventStamp,
   fromDraft,
-  grantDraft,
   importSummary,
   isOlder,
   nextAttemptText,
@@ -19,6 +17,7 @@ import {
   validateDraft,
   type McpDraft,
 } from '../src/lib/mcp';
+import { checkGrant, grantDraft } from '../src/lib/mcpGrants';
 import type { McpStatus } from '../src/lib/types';
 import { fakeApi } from './fakeApi';
 import { makeMcpServer, makeMcpStatus } from './fakeMcp';

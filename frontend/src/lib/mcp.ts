@@ -1,7 +1,8 @@
 // The MCP panel's model: how a server status reads, the add/edit form's
 // draft and its validation (the rules of backend/mcp's Server.Validate, so
-// mistakes show before a round trip), grants, and import reports.
-import type { McpGrant, McpImportReport, McpScope, McpServer, McpState, McpStatus, McpTransport } from './types';
+// mistakes show before a round trip), and import reports. Grants and their
+// overrides are in mcpGrants.ts.
+import type { McpAgentConnection, McpImportReport, McpServer, McpState, McpStatus, McpTransport } from './types';
 
 /** Server names and tool prefixes become part of tool names: mcp_{prefix}_{tool}. */
 export const NAME_RE = /^[A-Za-z0-9_-]{1,40}$/;
@@ -83,6 +84,24 @@ export function isOlder(a: [number, number], b: [number, number]): boolean {
   return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
 }
 
+/**
+ * An agent's own connection as a status McpStatusBadge can show. Tools are
+ * not counted per connection: -1 (unknown) keeps describeStatus from
+ * reading "0 tools" as a warning.
+ */
+export function agentConnectionStatus(server: McpStatus, c: McpAgentConnection): McpStatus {
+  return {
+    name: server.name,
+    transport: server.transport,
+    enabled: true,
+    state: c.state as McpState,
+    tools: -1,
+    restarts: 0,
+    last_error: c.last_error,
+    pid: c.pid,
+  };
+}
+
 /** Whether the server has a process or connection to stop. */
 export const isRunning = (st: McpStatus) => st.state !== 'stopped';
 
@@ -155,7 +174,8 @@ export interface McpDraft {
 }
 
 const seconds = (ns: number | undefined, dflt: number) => String(ns && ns > 0 ? Math.round(ns / 1e7) / 100 : dflt);
-const storedRows = (keys: string[] | undefined): KvRow[] => (keys ?? []).map((key) => ({ key, value: '', stored: true, replace: false }));
+/** Rows for keys Go has stored: shown as kept secrets. */
+export const storedRows = (keys: string[] | null | undefined): KvRow[] => (keys ?? []).map((key) => ({ key, value: '', stored: true, replace: false }));
 
 export function toDraft(s?: McpServer | null): McpDraft {
   return {
@@ -260,7 +280,9 @@ function secondsError(text: string, max: number): string | undefined {
   return undefined;
 }
 
-function kvError(rows: KvRow[], what: 'variable' | 'header', badKey: (k: string) => boolean): string | undefined {
+/** The first problem with env or header rows: empty or bad names, duplicates, missing values. */
+export function kvError(rows: KvRow[], what: 'variable' | 'header'): string | undefined {
+  const badKey = (k: string) => (what === 'variable' ? /[=\0]/.test(k) : /[:\s]/.test(k));
   const seen = new Set<string>();
   for (const r of rows) {
     const k = r.key.trim();
@@ -291,7 +313,7 @@ export function validateDraft(d: McpDraft, opts: { existing?: readonly string[];
   if (d.transport === 'stdio') {
     if (!d.command.trim()) errors.command = 'The command that starts the server, e.g. npx or /usr/local/bin/my-server.';
     if (d.args.some((a) => a === '')) errors.args = 'Remove the empty argument, or type one.';
-    const e = kvError(d.env, 'variable', (k) => /[=\0]/.test(k));
+    const e = kvError(d.env, 'variable');
     if (e) errors.env = e;
   } else {
     const u = d.url.trim();
@@ -306,7 +328,7 @@ export function validateDraft(d: McpDraft, opts: { existing?: readonly string[];
       }
       if (!ok) errors.url = 'Must be an http:// or https:// address.';
     }
-    const e = kvError(d.headers, 'header', (k) => /[:\s]/.test(k));
+    const e = kvError(d.headers, 'header');
     if (e) errors.headers = e;
   }
   const ct = secondsError(d.connect_timeout, MAX_CONNECT_SECONDS);
@@ -352,64 +374,6 @@ export function splitCommandLine(line: string): string[] | null {
   if (quote) return null;
   if (inWord) out.push(cur);
   return out;
-}
-
-// ---- Grants ----
-
-/** Tool names typed as a list: commas or spaces, once each. */
-export function parseToolList(text: string): string[] {
-  return [...new Set(text.split(/[\s,]+/).filter(Boolean))];
-}
-
-export interface GrantDraft {
-  scope: McpScope;
-  subject: string;
-  allow: string;
-  deny: string;
-  enabled: boolean;
-}
-
-export function grantDraft(g?: McpGrant | null): GrantDraft {
-  return {
-    scope: g?.scope ?? 'agent',
-    subject: g?.subject ?? '',
-    allow: (g?.tool_allow ?? []).join(', '),
-    deny: (g?.tool_deny ?? []).join(', '),
-    enabled: g?.enabled ?? true,
-  };
-}
-
-export function grantFromDraft(server: string, d: GrantDraft, keep?: McpGrant | null): McpGrant {
-  const g: McpGrant = {
-    server,
-    scope: d.scope,
-    subject: d.subject.trim(),
-    tool_allow: parseToolList(d.allow),
-    tool_deny: parseToolList(d.deny),
-    enabled: d.enabled,
-  };
-  if (keep?.config_overrides !== undefined) g.config_overrides = keep.config_overrides;
-  return g;
-}
-
-export interface GrantCheck {
-  error?: string;
-  /** Not errors: names the server does not list now, and overlaps (deny wins). */
-  warnings: string[];
-}
-
-export function checkGrant(d: GrantDraft, known: readonly string[]): GrantCheck {
-  const warnings: string[] = [];
-  const error = d.subject.trim() ? undefined : d.scope === 'agent' ? 'Which agent? Type its key, e.g. default.' : 'Which user? Type the user name, e.g. local.';
-  const allow = parseToolList(d.allow);
-  const deny = parseToolList(d.deny);
-  if (known.length) {
-    const unknown = [...allow, ...deny].filter((t) => !known.includes(t));
-    if (unknown.length) warnings.push(`The server does not list ${unknown.join(', ')} right now.`);
-  }
-  const both = allow.filter((t) => deny.includes(t));
-  if (both.length) warnings.push(`${both.join(', ')} is both allowed and denied: deny wins.`);
-  return { error, warnings };
 }
 
 // ---- Import ----

@@ -482,6 +482,16 @@ export interface McpStatus {
   next_retry?: string;
   connected_at?: string;
   pid?: number;
+  /** The agents' own connections: one per agent whose grant has config overrides. */
+  agent_connections?: McpAgentConnection[] | null;
+}
+
+/** mcp.AgentConnection: a server's separate connection for one agent. */
+export interface McpAgentConnection {
+  agent: string;
+  state: McpState | string;
+  last_error?: string;
+  pid?: number;
 }
 
 /** warren.MCPServerView. */
@@ -531,9 +541,30 @@ export interface McpGrant {
   /** Empty: every tool. */
   tool_allow?: string[];
   tool_deny?: string[];
-  config_overrides?: unknown;
+  /** Agent grants only (Go refuses them on user grants); absent, null or {} = none. */
+  config_overrides?: McpGrantOverrides | null;
   enabled: boolean;
   created_at?: string;
+}
+
+/**
+ * mcp.ConfigOverrides: how one agent's own connection of a server differs.
+ * env and headers are write-only like the server's: reads list only
+ * env_keys/header_keys. On save, a key in env_keys and not in env keeps its
+ * stored value, a key in env gets the new one, a stored key in neither is
+ * removed.
+ */
+export interface McpGrantOverrides {
+  /** stdio: merged over the server's env. */
+  env?: Record<string, string>;
+  /** sse / streamable-http: merged over the server's headers. */
+  headers?: Record<string, string>;
+  /** stdio: replaces the server's args. */
+  args?: string[];
+  /** Whole seconds, more than 0. */
+  call_timeout_seconds?: number;
+  env_keys?: string[];
+  header_keys?: string[];
 }
 
 /** mcp.AccessRequest; approving it creates the grant. */
