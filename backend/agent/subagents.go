@@ -91,8 +91,9 @@ type Subagents struct {
 	now     func() time.Time
 	seq     atomic.Uint64
 
-	mu    sync.Mutex
-	tasks map[string]*Task
+	mu     sync.Mutex
+	tasks  map[string]*Task
+	closed bool
 }
 
 // NewSubagents returns a manager.
@@ -115,6 +116,10 @@ func (m *Subagents) start(ctx context.Context, s Spawn, background bool) (Task, 
 		return Task{}, fmt.Errorf("%w: maximum nesting depth (%d) reached; do this task yourself", ErrLimit, m.limits.MaxSpawnDepth)
 	}
 	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return Task{}, errors.New("warren is shutting down: no new subagents")
+	}
 	m.sweep()
 	running, children := 0, 0
 	for _, t := range m.tasks {
@@ -204,6 +209,30 @@ func (m *Subagents) Wait(ctx context.Context, id string) (Task, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return t.snapshot(), nil
+}
+
+// Close refuses new subagents, cancels the running ones and waits until
+// they ended (or ctx is done).
+func (m *Subagents) Close(ctx context.Context) {
+	m.mu.Lock()
+	m.closed = true
+	var running []*Task
+	for _, t := range m.tasks {
+		if t.Status == TaskRunning {
+			running = append(running, t)
+		}
+	}
+	m.mu.Unlock()
+	for _, t := range running {
+		t.cancel()
+	}
+	for _, t := range running {
+		select {
+		case <-t.done:
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // List returns a parent's tasks, oldest first ("" = every parent).

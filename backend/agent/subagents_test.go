@@ -106,3 +106,21 @@ func TestSubagentLimitsCancelSteer(t *testing.T) {
 		t.Fatalf("%d start events, want 10", n)
 	}
 }
+
+// Close cancels running subagents, waits for them and refuses new ones.
+func TestSubagentsClose(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := &blocking{release: make(chan struct{})}
+	m := agent.NewSubagents(agent.SubagentsOptions{Limits: agent.DefaultLimits, Run: b.run})
+	if _, err := m.Start(ctx, agent.Spawn{Parent: "p", Depth: 1, Task: "long"}); err != nil {
+		t.Fatal(err)
+	}
+	m.Close(ctx)
+	if tasks := m.List("p"); len(tasks) != 1 || tasks[0].Status != agent.TaskCancelled {
+		t.Fatalf("after Close: %+v", tasks)
+	}
+	if _, err := m.Start(ctx, agent.Spawn{Parent: "p", Depth: 1, Task: "late"}); err == nil || !strings.Contains(err.Error(), "shutting down") {
+		t.Fatalf("start after Close = %v", err)
+	}
+}

@@ -14,6 +14,9 @@ type runs struct {
 	mu   sync.Mutex
 	m    map[string]context.CancelFunc
 	next atomic.Uint64
+	// active counts running turns; Close waits for them.
+	active sync.WaitGroup
+	closed bool
 }
 
 // StartRun runs one agent turn in the background and returns its id at
@@ -30,12 +33,25 @@ func (w *Warren) startRun(ctx context.Context, req RunRequest, on func(agent.Eve
 	id := fmt.Sprintf("run-%d", w.runs.next.Add(1))
 	ctx, cancel := context.WithCancel(ctx)
 	w.runs.mu.Lock()
+	if w.runs.closed {
+		w.runs.mu.Unlock()
+		cancel()
+		go func() {
+			on(agent.Event{Kind: agent.EventError, Error: "warren is shutting down: the turn did not start"})
+			if onEnd != nil {
+				onEnd()
+			}
+		}()
+		return id
+	}
 	if w.runs.m == nil {
 		w.runs.m = map[string]context.CancelFunc{}
 	}
 	w.runs.m[id] = cancel
+	w.runs.active.Add(1)
 	w.runs.mu.Unlock()
 	go func() {
+		defer w.runs.active.Done()
 		defer func() {
 			cancel()
 			w.runs.mu.Lock()
@@ -66,4 +82,26 @@ func (w *Warren) StopRun(id string) bool {
 		cancel()
 	}
 	return ok
+}
+
+// stopRuns refuses new background turns, cancels the running ones and
+// waits for them to end, or for ctx; Close calls it so no turn writes
+// after the database closes.
+func (w *Warren) stopRuns(ctx context.Context) {
+	w.runs.mu.Lock()
+	w.runs.closed = true
+	for _, cancel := range w.runs.m {
+		cancel()
+	}
+	w.runs.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		w.runs.active.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		w.log.Warn("closing while agent turns are still ending")
+	}
 }

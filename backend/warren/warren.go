@@ -170,6 +170,9 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 func (w *Warren) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	// Subagents first: a finished one may still start its parent's turn.
+	w.subagents.Close(ctx)
+	w.stopRuns(ctx)
 	w.mcp.manager.Close()
 	w.closeSandbox(ctx)
 	w.stopLife()
