@@ -11,7 +11,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/warren-dev/warren/backend/events"
 )
@@ -189,7 +188,7 @@ func (r *Registry) ExecuteWithContext(ctx context.Context, call Call) (Result, e
 	ev := ToolEvent{
 		CallID: call.ID, Tool: info.Name, Group: info.Group,
 		Agent: call.Context.Agent, Session: call.Context.SandboxKey,
-		Args: r.scrub(truncate(string(call.Args), 2048)),
+		Args: r.scrub(Clip(string(call.Args), 2048)),
 	}
 	r.publish(events.TopicToolStart, ev)
 
@@ -294,16 +293,6 @@ func (r *Registry) publish(topic events.Topic, ev ToolEvent) {
 	if r.opts.Bus != nil {
 		r.opts.Bus.Publish(events.Event{Topic: topic, Payload: ev})
 	}
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // WithTools returns a clone with engine-scoped or runtime-injected tools

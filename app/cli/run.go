@@ -12,6 +12,7 @@ import (
 	"github.com/warren-dev/warren/backend/approvals"
 	"github.com/warren-dev/warren/backend/events"
 	"github.com/warren-dev/warren/backend/warren"
+	"github.com/warren-dev/warren/tools"
 )
 
 // runAgent is `warren run`: one agent turn, the reply streamed to stdout and
@@ -140,7 +141,7 @@ func (p *turnPrinter) event(ev agent.Event) {
 		fmt.Fprint(p.env.Stdout, ev.Text)
 		p.wroteText = true
 	case agent.EventToolStart:
-		fmt.Fprintf(p.env.Stderr, "→ %s %s\n", ev.Tool, oneLine(ev.Args, 200))
+		fmt.Fprintf(p.env.Stderr, "→ %s %s\n", ev.Tool, tools.OneLine(ev.Args, 200))
 	case agent.EventToolEnd:
 		status := "ok"
 		if ev.Code != "" {
@@ -156,12 +157,4 @@ func (p *turnPrinter) endTurn() {
 		fmt.Fprintln(p.env.Stdout)
 		p.wroteText = false
 	}
-}
-
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/warren-dev/warren/tools"
 )
 
 // DefaultAnnounceDebounce is how long the announce queue waits after a
@@ -125,7 +127,7 @@ func FormatAnnouncement(batch []Task) string {
 	for _, t := range batch {
 		label := t.Label
 		if label == "" {
-			label = oneLine(t.Task, 80)
+			label = tools.OneLine(t.Task, 80)
 		}
 		fmt.Fprintf(&b, "\n- %s (%s): %s\n", t.ID, label, t.Status)
 		switch {
@@ -139,14 +141,6 @@ func FormatAnnouncement(batch []Task) string {
 	}
 	b.WriteString("\nUse these results to continue; the user has not seen them yet.")
 	return b.String()
-}
-
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }
 
 func indent(s, prefix string) string {

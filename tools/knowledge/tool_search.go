@@ -140,8 +140,5 @@ func load(ctx context.Context, c Catalog, all []tools.Info, names []string) (too
 
 func oneLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
-	if len(s) > 160 {
-		s = s[:157] + "…"
-	}
-	return s
+	return tools.Clip(s, 157)
 }

@@ -94,7 +94,7 @@ func Spawn(m *agent.Subagents, run agent.ChildRunner) (tools.Tool, error) {
 }
 
 func describeTask(t agent.Task) string {
-	s := fmt.Sprintf("%s [%s] %s", t.ID, t.Status, firstNonEmpty(t.Label, oneLine(t.Task)))
+	s := fmt.Sprintf("%s [%s] %s", t.ID, t.Status, firstNonEmpty(t.Label, tools.OneLine(t.Task, 80)))
 	switch t.Status {
 	case agent.TaskCompleted:
 		s += "\nresult: " + t.Result
@@ -109,12 +109,4 @@ func firstNonEmpty(a, b string) string {
 		return a
 	}
 	return b
-}
-
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 80 {
-		s = s[:80] + "…"
-	}
-	return s
 }
