@@ -3,11 +3,14 @@ package warren
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"os/exec"
 	"strings"
 	"sync"
 
+	"github.com/warren-dev/warren/backend/mcp"
 	"github.com/warren-dev/warren/sandbox"
 	"github.com/warren-dev/warren/sandbox/podman"
 )
@@ -229,4 +232,28 @@ func (w *Warren) PruneSandbox(ctx context.Context, all bool) ([]podman.Pruned, e
 // BuildSandboxImage builds the sandbox image offline (or pulls from).
 func (w *Warren) BuildSandboxImage(ctx context.Context, from string) (podman.ImageReport, error) {
 	return w.podman().BuildImage(ctx, podman.ImageOptions{From: from})
+}
+
+// mcpSandboxCommand builds the command that runs a sandboxed stdio MCP
+// server inside a Podman container of its own: the sandbox's hardening,
+// the default workspace mounted read-write at its own path, the server's
+// files and runtime read-only, the network only when the server asks for
+// it (see podman.StdioCommand). There is no fallback to the host, whatever
+// the sandbox settings say: a server marked sandboxed is one its user does
+// not trust with the host.
+func (w *Warren) mcpSandboxCommand(ctx context.Context, s mcp.Server, env map[string]string) (*exec.Cmd, error) {
+	cmd, err := w.podman().StdioCommand(ctx, podman.StdioSpec{
+		Key:     "mcp:" + s.Name,
+		Command: s.Command, Args: s.Args, Env: env, Dir: s.Cwd,
+		Workspace: w.workspace, Network: s.SandboxNetwork,
+	})
+	if errors.Is(err, sandbox.ErrUnavailable) {
+		return nil, fmt.Errorf("server %s runs in the sandbox, but Podman is unavailable: %w. "+
+			"Start Podman's service (`systemctl --user start podman.socket`, or as root rerun scripts/podman-setup.sh), "+
+			"check with `warren sandbox status`, or turn sandboxing off for this server", s.Name, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sandboxed server %s: %w", s.Name, err)
+	}
+	return cmd, nil
 }
