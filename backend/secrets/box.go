@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/zalando/go-keyring"
 )
@@ -104,13 +105,14 @@ func loadKey(opts Options) ([]byte, string, error) {
 			}
 			return k, "OS keychain", nil
 		case errors.Is(err, ErrNotFound) && markerErr != nil:
-			k := newKey()
-			if err := opts.Keyring.Set(keyringService, keyringUser, encodeKey(k)); err == nil {
-				if err := os.WriteFile(marker, []byte("the master key is in the OS keychain\n"), 0o600); err != nil {
-					return nil, "", fmt.Errorf("secrets: %w", err)
-				}
+			k, err := createKeychainKey(opts, marker)
+			if err == nil {
 				return k, "OS keychain", nil
 			}
+			if !errors.Is(err, errKeychainSet) {
+				return nil, "", err
+			}
+			// The keychain refused the new key: the file below holds it.
 		}
 	}
 	if markerErr == nil {
@@ -120,6 +122,65 @@ func loadKey(opts Options) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("secrets: %w", err)
 	}
 	return createKeyFile(path)
+}
+
+// errKeychainSet marks a keychain that would not store the new key.
+var errKeychainSet = errors.New("secrets: the keychain did not store the key")
+
+// keyLockStale is how old a creation lock may be before it is taken as
+// left behind by a crashed process.
+const keyLockStale = 30 * time.Second
+
+// createKeychainKey makes the master key and stores it in the keychain.
+// Two Warren processes starting together (the window and a CLI call) must
+// not each store a key of their own — the loser's sealed values would be
+// lost — so one of them creates it while holding a lock file, and the
+// others wait for it to appear in the keychain.
+func createKeychainKey(opts Options, marker string) ([]byte, error) {
+	if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("secrets: %w", err)
+	}
+	lock := marker + ".lock"
+	deadline := time.Now().Add(2 * keyLockStale)
+	for {
+		f, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err == nil {
+			_ = f.Close()
+			defer func() { _ = os.Remove(lock) }()
+			return storeKeychainKey(opts.Keyring, marker)
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("secrets: %w", err)
+		}
+		// Another process is creating the key: use it once it is there.
+		if v, err := opts.Keyring.Get(keyringService, keyringUser); err == nil {
+			return decodeKey(v)
+		}
+		if info, err := os.Stat(lock); err == nil && time.Since(info.ModTime()) > keyLockStale {
+			_ = os.Remove(lock)
+			continue
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("secrets: another Warren process is creating the master key (lock %s); retry, or remove the lock if no Warren is running", lock)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// storeKeychainKey runs under the creation lock.
+func storeKeychainKey(kr Keyring, marker string) ([]byte, error) {
+	// It may have been stored while this process waited for the lock.
+	if v, err := kr.Get(keyringService, keyringUser); err == nil {
+		return decodeKey(v)
+	}
+	k := newKey()
+	if err := kr.Set(keyringService, keyringUser, encodeKey(k)); err != nil {
+		return nil, fmt.Errorf("%w: %w", errKeychainSet, err)
+	}
+	if err := os.WriteFile(marker, []byte("the master key is in the OS keychain\n"), 0o600); err != nil {
+		return nil, fmt.Errorf("secrets: %w", err)
+	}
+	return k, nil
 }
 
 // createKeyFile writes a new key to a temporary file and links it into

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 type memKeyring struct {
@@ -118,5 +120,81 @@ func TestConcurrentFirstOpenAgreesOnOneKey(t *testing.T) {
 		if got, err := b.Open(sealed); err != nil || got != "same key" {
 			t.Fatalf("boxes disagree on the key: %v", err)
 		}
+	}
+}
+
+// slowKeyring is a keychain shared by several processes, slow to store.
+type slowKeyring struct {
+	mu   sync.Mutex
+	m    map[string]string
+	sets int
+}
+
+func (k *slowKeyring) Get(s, u string) (string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	v, ok := k.m[s+"/"+u]
+	if !ok {
+		return "", ErrNotFound
+	}
+	return v, nil
+}
+
+func (k *slowKeyring) Set(s, u, p string) error {
+	time.Sleep(30 * time.Millisecond) // a D-Bus round trip, widened
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.m[s+"/"+u] = p
+	k.sets++
+	return nil
+}
+
+// Warren processes starting together on a machine with a keychain store
+// exactly one master key, and all of them use it.
+func TestConcurrentFirstOpenWithKeychainAgreesOnOneKey(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	kr := &slowKeyring{m: map[string]string{}}
+	var wg sync.WaitGroup
+	boxes := make([]*Box, 8)
+	errs := make([]error, 8)
+	for i := range boxes {
+		wg.Go(func() { boxes[i], errs[i] = Open(Options{DataDir: dir, Keyring: kr}) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if kr.sets != 1 {
+		t.Fatalf("the keychain was written %d times", kr.sets)
+	}
+	sealed, _ := boxes[0].Seal("same key")
+	for _, b := range boxes[1:] {
+		if got, err := b.Open(sealed); err != nil || got != "same key" {
+			t.Fatalf("boxes disagree on the key: %v", err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, markerFile+".lock")); !os.IsNotExist(err) {
+		t.Fatalf("the creation lock was left behind: %v", err)
+	}
+}
+
+// A lock left by a crashed process is taken over once it is stale.
+func TestStaleKeyLockIsTakenOver(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	lock := filepath.Join(dir, markerFile+".lock")
+	if err := os.WriteFile(lock, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-2 * keyLockStale)
+	if err := os.Chtimes(lock, old, old); err != nil {
+		t.Fatal(err)
+	}
+	kr := &slowKeyring{m: map[string]string{}}
+	if _, err := Open(Options{DataDir: dir, Keyring: kr}); err != nil || kr.sets != 1 {
+		t.Fatalf("open with a stale lock: %v (sets %d)", err, kr.sets)
 	}
 }
