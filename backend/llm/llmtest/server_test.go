@@ -3,10 +3,12 @@ package llmtest
 import (
 	"bufio"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // tbRecorder captures Errorf so tests can check the server reports cassette mismatches.
@@ -112,5 +114,34 @@ func TestConcurrentCassetteServesByExpect(t *testing.T) {
 	}
 	if len(rec.errs) != 1 || !strings.Contains(rec.errs[0], "exhausted") || srv.Remaining() != 0 {
 		t.Errorf("reported errors = %q, remaining %d", rec.errs, srv.Remaining())
+	}
+}
+
+// A client that gives up while sending its request (a cancelled context)
+// is not a cassette mismatch: the server drops it and serves the next one.
+func TestAbandonedRequestIsNotAMismatch(t *testing.T) {
+	t.Parallel()
+	rec := &tbRecorder{TB: t}
+	srv := NewServer(rec, Cassette{Name: "abandoned", Concurrent: true, Turns: []Turn{
+		{Expect: "hello", Chunks: []string{"hi"}},
+	}})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = fmt.Fprintf(conn, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"messages\":[")
+	_ = conn.Close()
+	// The abandoned request reached the handler before this one.
+	deadline := time.Now().Add(5 * time.Second)
+	for len(srv.Requests()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if code, _ := post(t, srv.URL+"/v1/chat/completions", `{"stream":true,"messages":[{"role":"user","content":"hello"}]}`); code != http.StatusOK {
+		t.Fatalf("status %d", code)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.errs) != 0 {
+		t.Fatalf("errors reported: %v", rec.errs)
 	}
 }
