@@ -199,6 +199,9 @@ func mcpList(ctx context.Context, env Env, args []string) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%v\t%s\t%s\t%s\t%s\n", v.Server.Name, v.Server.Transport, v.Server.Enabled,
 			stateText(v), toolsText(v), target(v.Server), orDash(note))
+		for _, ac := range v.Status.AgentConnections {
+			fmt.Fprintf(tw, "  └ agent %s\t(own connection)\t\t%s\t\t%s\t%s\n", ac.Agent, ac.State, pidText(ac.PID), orDash(ac.LastError))
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -207,6 +210,13 @@ func mcpList(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "\nstate as %s\n", views[0].Source)
 	}
 	return nil
+}
+
+func pidText(pid int) string {
+	if pid == 0 {
+		return ""
+	}
+	return fmt.Sprintf("pid %d", pid)
 }
 
 func stateText(v warren.MCPServerView) string {

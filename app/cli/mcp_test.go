@@ -1,11 +1,18 @@
 package cli_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/warren-dev/warren/app/cli"
+	core "github.com/warren-dev/warren/backend/warren"
+	"github.com/warren-dev/warren/tools"
 )
 
 func everything(t *testing.T) string {
@@ -126,4 +133,64 @@ func TestMCPBadInput(t *testing.T) {
 	want(t, warren(t, dir, "mcp", "add", "broken", "--", "sh", "-c", "echo nope >&2; exit 4"), 0)
 	want(t, warren(t, dir, "mcp", "test", "broken"), 1, "exited with code 4", "nope")
 	want(t, warren(t, dir, "tools"), 0, "warning: MCP server broken")
+}
+
+// `warren mcp list` shows the window's agent connections (its snapshot).
+func TestMCPListShowsAgentConnections(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	want(t, warren(t, dir, "mcp", "add", "ev", "--", everything(t), "stdio"), 0, "added MCP server ev")
+	want(t, warren(t, dir, "mcp", "grant", "ev", "--agent", "default", "--env", "MINE=1"), 0, "its own connection")
+
+	// The window: it runs the servers; agent default calls a tool.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	window, err := core.Open(ctx, core.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer window.Close()
+	done := make(chan struct{})
+	go func() { defer close(done); _ = window.RunMCP(ctx) }()
+	defer func() { cancel(); <-done }()
+	actx := tools.WithCallContext(ctx, tools.CallContext{Agent: "default"})
+
+	deadline := time.Now().Add(30 * time.Second)
+	var r run
+	for time.Now().Before(deadline) {
+		_, _ = window.MCP().Call(actx, "ev", "echo", json.RawMessage(`{"message":"hi"}`))
+		r = cliProcess(t, dir, "mcp", "list")
+		if strings.Contains(r.stdout, "└ agent default") && strings.Contains(r.stdout, "(own connection)") &&
+			strings.Contains(r.stdout, "connected  ") {
+			t.Log(r.stdout)
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("mcp list never showed agent default's connection:\n%s%s", r.stdout, r.stderr)
+}
+
+// cliProcess runs the CLI in a process of its own (the test binary), as a
+// user's shell would next to a running window.
+func cliProcess(t *testing.T, dir string, args ...string) run {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperCLIProcess$") //nolint:gosec // the test binary itself
+	cmd.Env = append(os.Environ(), "WARREN_TEST_CLI_ARGS="+strings.Join(args, "\x1f"), "WARREN_TEST_DIR="+dir)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	return run{code, out.String(), errb.String()}
+}
+
+func TestHelperCLIProcess(t *testing.T) {
+	args := os.Getenv("WARREN_TEST_CLI_ARGS")
+	if args == "" {
+		t.Skip("helper process")
+	}
+	os.Exit(cli.Run(context.Background(), cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, DataDir: os.Getenv("WARREN_TEST_DIR")},
+		strings.Split(args, "\x1f")))
 }

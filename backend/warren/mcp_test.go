@@ -291,10 +291,24 @@ func TestMCPStatusSnapshotForOtherProcesses(t *testing.T) {
 	if err := w.SaveMCPServer(ctx, wmcp.Server{Name: "ev", Transport: wmcp.TransportStdio, Command: everythingBin(t), Args: []string{"stdio"}, Enabled: true}, wmcp.ReplaceSecrets); err != nil {
 		t.Fatal(err)
 	}
+	// Agent default's grant overrides the env: it gets its own connection.
+	if err := w.SaveMCPGrant(ctx, wmcp.Grant{Server: "ev", Scope: wmcp.ScopeAgent, Subject: "default", Enabled: true,
+		ConfigOverrides: wmcp.Overrides{Env: map[string]string{"MINE": "1"}}}); err != nil {
+		t.Fatal(err)
+	}
 	go func() { _ = w.RunMCP(ctx) }()
 	if os.Getenv("WARREN_TEST_CLI_PROCESS") != "" {
 		return
 	}
+	go func() {
+		actx := tools.WithCallContext(ctx, tools.CallContext{Agent: "default"})
+		for ctx.Err() == nil {
+			if _, err := w.MCP().Call(actx, "ev", "echo", json.RawMessage(`{"message":"hi"}`)); err == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
 	// Another process (the CLI) opening the same data directory.
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperReadSnapshot$") //nolint:gosec // the test binary itself
 	cmd.Env = append(os.Environ(), "WARREN_TEST_CLI_PROCESS=1", "WARREN_TEST_DIR="+dir)
@@ -303,7 +317,7 @@ func TestMCPStatusSnapshotForOtherProcesses(t *testing.T) {
 	for time.Now().Before(deadline) {
 		c := *cmd
 		out, _ = c.Output()
-		if strings.Contains(string(out), "state=connected") {
+		if strings.Contains(string(out), "state=connected") && strings.Contains(string(out), "agents=[default:connected]") {
 			return
 		}
 		time.Sleep(200 * time.Millisecond)
@@ -324,7 +338,11 @@ func TestHelperReadSnapshot(t *testing.T) {
 	if err != nil || len(views) != 1 {
 		t.Fatalf("views = %+v, %v", views, err)
 	}
-	fmt.Printf("state=%s source=%q\n", views[0].Status.State, views[0].Source)
+	var agents []string
+	for _, ac := range views[0].Status.AgentConnections {
+		agents = append(agents, ac.Agent+":"+string(ac.State))
+	}
+	fmt.Printf("state=%s agents=%v source=%q\n", views[0].Status.State, agents, views[0].Source)
 }
 
 // A deferred server's tools reach the model only after tool_search loads
