@@ -44,6 +44,8 @@ type App struct {
 	ctx       context.Context
 	cancel    func()
 	noDialogs bool
+	// dialogMu shows native approval dialogs one at a time.
+	dialogMu sync.Mutex
 	// running counts the window-lifetime goroutines Startup starts;
 	// Shutdown waits for them so nothing touches the data dir after it.
 	running sync.WaitGroup

@@ -19,8 +19,18 @@ type Dialog func(ctx context.Context, title, message string) (string, error)
 // showApprovalDialog asks through the native dialog; on Linux only Yes/No
 // render, so "always allow" lives in the in-app approvals panel. A closed
 // dialog leaves the request in the in-app queue.
+//
+// Dialogs are shown one at a time, and a request answered elsewhere (the
+// in-app queue, another process) while earlier dialogs were open is not
+// shown at all. A native dialog cannot be closed from code, so one already
+// open stays until clicked; its answer then changes nothing.
 func (a *App) showApprovalDialog(ctx context.Context, req approvals.Request) {
 	if a.dialog == nil || !a.DialogsEnabled() {
+		return
+	}
+	a.dialogMu.Lock()
+	defer a.dialogMu.Unlock()
+	if !a.stillPending(req.ID) {
 		return
 	}
 	var b strings.Builder
@@ -45,6 +55,15 @@ func (a *App) showApprovalDialog(ctx context.Context, req approvals.Request) {
 	case "No":
 		a.core.Approvals().Answer(req.ID, approvals.Deny)
 	}
+}
+
+func (a *App) stillPending(id string) bool {
+	for _, p := range a.core.Approvals().Pending() {
+		if p.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // PendingApprovals lists requests waiting for an answer.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -85,5 +87,72 @@ func TestApprovalDialogAndQueue(t *testing.T) {
 	}
 	if audit, err := a.ApprovalAudit(10); err != nil || len(audit) != 3 {
 		t.Fatalf("audit %d %v", len(audit), err)
+	}
+}
+
+// Native dialogs come one at a time; a request answered in the app while
+// an earlier dialog was open never gets a dialog of its own.
+func TestApprovalDialogsSkipAnsweredRequests(t *testing.T) {
+	t.Parallel()
+	core, err := warren.Open(context.Background(), warren.Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer core.Close()
+	var mu sync.Mutex
+	var shown []string
+	release := make(chan string)
+	dialog := func(_ context.Context, _, message string) (string, error) {
+		mu.Lock()
+		shown = append(shown, message)
+		mu.Unlock()
+		return <-release, nil
+	}
+	a := app.New(core, app.Options{Dialog: dialog})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a.Startup(ctx)
+	defer a.Shutdown(ctx)
+	results := make(chan app.CallResult, 2)
+	for _, name := range []string{"first.txt", "second.txt"} {
+		if err := os.WriteFile(filepath.Join(core.Workspace(), name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			res, _ := a.CallTool("delete_file", `{"path":"`+name+`"}`, "default")
+			results <- res
+		}()
+		// Wait until this request is pending, so the order is known.
+		for deadline := time.Now().Add(5 * time.Second); ; {
+			if p := a.PendingApprovals(); len(p) > 0 && strings.Contains(p[len(p)-1].Summary, name) {
+				break
+			} else if time.Now().After(deadline) {
+				t.Fatalf("%s never asked", name)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	// The first dialog is open; the second request is answered in the app.
+	var second string
+	for _, p := range a.PendingApprovals() {
+		if strings.Contains(p.Summary, "second.txt") {
+			second = p.ID
+		}
+	}
+	if ok, err := a.AnswerApproval(second, "deny"); !ok || err != nil {
+		t.Fatalf("in-app answer: %v %v", ok, err)
+	}
+	if res := <-results; res.Code != "PermissionDenied" {
+		t.Fatalf("second call: %+v", res)
+	}
+	release <- "Yes"
+	if res := <-results; res.Status != "success" {
+		t.Fatalf("first call: %+v", res)
+	}
+	a.Shutdown(ctx) // no dialog may still be waiting to show
+	mu.Lock()
+	defer mu.Unlock()
+	if len(shown) != 1 || !strings.Contains(shown[0], "first.txt") {
+		t.Fatalf("dialogs shown: %q", shown)
 	}
 }
