@@ -13,6 +13,7 @@ APT_PACKAGES=(
   make build-essential pkg-config git ca-certificates
   libgtk-3-dev libwebkit2gtk-4.1-dev
   xvfb xauth x11-utils xdotool imagemagick chromium fonts-dejavu-core dbus-daemon
+  python3 python3-venv
 )
 
 cd "$(dirname "$0")/.."

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -305,6 +306,88 @@ func TestSandboxedMCPFilesystemIsolation(t *testing.T) {
 	w.MCP().Stop(netOn)
 	sbxWaitGone(t, pod, boxed)
 	sbxWaitGone(t, pod, netOn)
+}
+
+// A Python server runs sandboxed from the host's interpreter with its
+// library tree mounted (extension modules and their shared libraries
+// included), from the system Python and from a venv, and still sees
+// nothing of the host outside its mounts.
+func TestSandboxedMCPPython(t *testing.T) {
+	t.Parallel()
+	w, _, outside := sbxWarren(t)
+	pod := probeManager(t)
+	const python = "/usr/bin/python3"
+	if _, err := os.Stat(python); err != nil {
+		t.Fatalf("%s is missing: run ./scripts/bootstrap.sh (it installs python3)", python)
+	}
+	script, err := filepath.Abs(filepath.Join("..", "mcp", "testdata", "python", "echo_server.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(outside, "secret.txt")
+	if err := os.WriteFile(secret, []byte("host secret\n"), 0o644); err != nil { //nolint:gosec // must be readable to prove it is not mounted
+		t.Fatal(err)
+	}
+	// A venv where the Podman service's user can read it.
+	base, err := os.MkdirTemp("", "warren-py-venv-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(base) })
+	if err := os.Chmod(base, 0o755); err != nil { //nolint:gosec // read by the container user
+		t.Fatal(err)
+	}
+	venv := filepath.Join(base, "venv")
+	if out, err := exec.Command(python, "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
+		t.Fatalf("make a venv: %v\n%s", err, out)
+	}
+
+	type where struct {
+		Prefix   string `json:"prefix"`
+		SSL      string `json:"ssl"`
+		SQLite   string `json:"sqlite"`
+		SHA256   string `json:"sha256"`
+		SeesPath bool   `json:"sees_path"`
+	}
+	ask := func(server string) where {
+		t.Helper()
+		text, isErr := sbxCall(t, w, server, "whereami", map[string]string{"path": secret})
+		var got where
+		if isErr || json.Unmarshal([]byte(text), &got) != nil {
+			t.Fatalf("%s whereami: %q %v", server, text, isErr)
+		}
+		return got
+	}
+	host, system, inVenv := sbxName("py-host"), sbxName("py-box"), sbxName("py-venv")
+	sbxConnect(t, w, mcp.Server{Name: host, Command: python, Args: []string{script}})
+	sbxConnect(t, w, mcp.Server{Name: system, Command: python, Args: []string{script}, Sandboxed: true})
+	sbxConnect(t, w, mcp.Server{Name: inVenv, Command: filepath.Join(venv, "bin", "python"), Args: []string{script}, Sandboxed: true})
+
+	if text, isErr := sbxCall(t, w, system, "echo", map[string]string{"message": "hi"}); isErr || text != "py echo: hi" {
+		t.Fatalf("echo: %q %v", text, isErr)
+	}
+	if got := ask(host); !got.SeesPath {
+		t.Fatalf("host control does not see %s: %+v", secret, got)
+	}
+	for _, name := range []string{system, inVenv} {
+		got := ask(name)
+		if got.SSL == "" || got.SQLite == "" || got.SHA256 == "" {
+			t.Fatalf("%s: extension modules missing: %+v", name, got)
+		}
+		if got.SeesPath {
+			t.Fatalf("%s sees the host file %s", name, secret)
+		}
+		if want := map[string]string{system: "/usr", inVenv: venv}[name]; got.Prefix != want {
+			t.Fatalf("%s runs with prefix %q, want %q", name, got.Prefix, want)
+		}
+		if cs := sbxContainers(t, pod, name); len(cs) != 1 {
+			t.Fatalf("%s containers: %+v", name, cs)
+		}
+	}
+	w.MCP().Stop(system)
+	w.MCP().Stop(inVenv)
+	sbxWaitGone(t, pod, system)
+	sbxWaitGone(t, pod, inVenv)
 }
 
 // BenchmarkSandboxedMCPStart compares starting server-everything (spawn,

@@ -49,9 +49,9 @@ type programInput struct {
 var scriptRuntimes = map[string]bool{"node": true, "nodejs": true, "bun": true}
 
 // treeRuntimes need a standard library tree beside the binary, which the
-// sandbox does not mount; they fail inside with obscure errors, so they
-// are refused with a clear one.
-var treeRuntimes = []string{"python", "ruby", "perl", "php", "java"}
+// sandbox does not mount for them (it does for Python, see hostpython.go);
+// they fail inside with obscure errors, so they are refused with a clear one.
+var treeRuntimes = []string{"ruby", "perl", "php", "java"}
 
 // imageShells are shebang interpreters the image has itself (busybox's
 // sh): mounting the host's over them would replace busybox, whose applets
@@ -85,19 +85,52 @@ func resolveProgram(in programInput) (hostProgram, error) {
 		return hostProgram{}, err
 	}
 	args := slices.Clone(in.Args)
-	if scriptRuntimes[filepath.Base(argv[len(argv)-1])] {
+	runtime := filepath.Base(argv[len(argv)-1])
+	if scriptRuntimes[runtime] || isPython(runtime) {
 		for i, a := range args {
+			if a == "-m" || a == "-c" {
+				break // a module or a command, not a file
+			}
 			if strings.HasPrefix(a, "-") {
 				continue
 			}
 			if p, ok := r.regularFile(a); ok {
 				args[i] = p
-				r.mount(packageRoot(p, true, in.Home))
+				if isPython(runtime) {
+					r.mount(pythonScriptRoot(p, in.Home))
+				} else {
+					r.mount(packageRoot(p, true, in.Home))
+				}
 				break
 			}
 		}
 	}
-	return hostProgram{Argv: append(argv, args...), ReadOnly: outermost(r.mounts), LibDirs: r.libDirs}, nil
+	mounts := r.mounts
+	if r.libDirMounts {
+		mounts = collapseLibraries(mounts, r.libDirs)
+	}
+	return hostProgram{Argv: append(argv, args...), ReadOnly: outermost(mounts), LibDirs: r.libDirs}, nil
+}
+
+// collapseLibraries mounts a library directory whole in place of many of
+// its files (Python's extension modules need dozens of libraries; one
+// read-only mount of a system directory beats a hundred file mounts).
+func collapseLibraries(mounts, libDirs []string) []string {
+	const many = 8
+	count := map[string]int{}
+	for _, m := range mounts {
+		if d := filepath.Dir(m); slices.Contains(libDirs, d) {
+			count[d]++
+		}
+	}
+	out := make([]string, 0, len(mounts))
+	for _, m := range mounts {
+		if d := filepath.Dir(m); count[d] >= many {
+			m = d
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 type resolver struct {
@@ -106,6 +139,8 @@ type resolver struct {
 	libDirs []string
 	seen    map[string]bool // libraries resolved
 	search  []string        // ld.so.conf and default directories, once read
+	// libDirMounts mounts crowded library directories whole (Python).
+	libDirMounts bool
 }
 
 func (r *resolver) mount(p string) { r.mounts = append(r.mounts, p) }
@@ -171,10 +206,13 @@ func (r *resolver) program(path string, depth int) ([]string, error) {
 		return nil, err
 	}
 	base := filepath.Base(real)
+	if isPython(base) || isPython(filepath.Base(path)) {
+		return r.python(path, real)
+	}
 	for _, rt := range treeRuntimes {
 		if base == rt || strings.HasPrefix(base, rt) && strings.Trim(base[len(rt):], "0123456789.") == "" {
 			return nil, fmt.Errorf("%s needs its library tree, which the sandbox does not mount: "+
-				"only node servers and self-contained binaries run sandboxed for now", real)
+				"only node and Python servers and self-contained binaries run sandboxed for now", real)
 		}
 	}
 	head, err := readHead(real)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -60,6 +61,8 @@ func TestResolveProgram(t *testing.T) {
 		"proj/dist/run.sh":                       "#!/bin/sh\n",
 		"proj/dist/tool.py":                      "#!/usr/bin/env python3\n",
 		"bin/python3":                            "#!/bin/sh\n",
+		"bin/ruby":                               "#!/bin/sh\n",
+		"proj/dist/tool.rb":                      "#!/usr/bin/env ruby\n",
 		"lone/server.js":                         "#!" + bb + "\n",
 	})
 	path := filepath.Join(root, "bin") + ":relative/bin"
@@ -80,7 +83,8 @@ func TestResolveProgram(t *testing.T) {
 			[]string{bb, root + "/lone/server.js"}, []string{bb, root + "/lone/server.js"}, ""},
 		{"sh scripts use the image's sh", programInput{Command: root + "/proj/dist/run.sh", Home: root + "/proj"},
 			[]string{"/bin/sh", root + "/proj/dist/run.sh"}, []string{root + "/proj/dist/run.sh"}, ""},
-		{"python is refused", programInput{Command: root + "/proj/dist/tool.py"}, nil, nil, "library tree"},
+		{"a python that cannot say where its library is", programInput{Command: root + "/proj/dist/tool.py"}, nil, nil, "its library tree"},
+		{"ruby is refused", programInput{Command: root + "/proj/dist/tool.rb"}, nil, nil, "library tree"},
 		{"not found", programInput{Command: "nope"}, nil, nil, "command not found: nope"},
 		{"not executable", programInput{Command: root + "/proj/package.json"}, nil, nil, "neither"},
 	}
@@ -193,5 +197,83 @@ func TestStdioSpecSameHardening(t *testing.T) {
 	s.Entrypoint, s.Command, s.WorkDir, s.Mounts, s.Env, s.Stdin, s.Remove = b.Entrypoint, b.Command, b.WorkDir, b.Mounts, b.Env, b.Stdin, b.Remove
 	if !reflect.DeepEqual(s, b) {
 		t.Fatalf("hardening differs:\n%+v\n%+v", s, b)
+	}
+}
+
+// Python: the interpreter says where its library tree is; the system one
+// runs as itself, a venv's through the venv (and every link on the way).
+func TestResolvePython(t *testing.T) {
+	t.Parallel()
+	const python = "/usr/bin/python3"
+	if _, err := os.Stat(python); err != nil {
+		t.Skip("no system python3 here")
+	}
+	real, err := filepath.EvalSymlinks(python)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "proj", "src", "server.py")
+	for p, body := range map[string]string{filepath.Join(dir, "proj", "pyproject.toml"): "", script: "print(1)\n"} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil { //nolint:gosec // test files
+			t.Fatal(err)
+		}
+	}
+	got, err := resolveProgram(programInput{Command: python, Args: []string{"-u", script, "stdio"}, Path: "/usr/bin:/bin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Argv, []string{real, "-u", script, "stdio"}) {
+		t.Fatalf("argv %q", got.Argv)
+	}
+	stdlib := filepath.Join("/usr/lib", filepath.Base(real))
+	for _, want := range []string{real, stdlib, filepath.Join(dir, "proj")} {
+		if !slices.ContainsFunc(got.ReadOnly, func(m string) bool { return within(m, want) }) {
+			t.Fatalf("%s is not mounted: %q", want, got.ReadOnly)
+		}
+	}
+	if len(got.ReadOnly) > 30 {
+		t.Fatalf("%d mounts: crowded library directories should be mounted whole: %q", len(got.ReadOnly), got.ReadOnly)
+	}
+	// -m names a module, not a file.
+	if got, err := resolveProgram(programInput{Command: python, Args: []string{"-m", "server"}, Path: "/usr/bin"}); err != nil || !slices.Equal(got.Argv, []string{real, "-m", "server"}) {
+		t.Fatalf("-m: %q %v", got.Argv, err)
+	}
+
+	venv := filepath.Join(dir, "venv")
+	if out, err := exec.Command(python, "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
+		t.Skipf("no venv module: %v %s", err, out)
+	}
+	// A .pth file of the (untrusted) environment runs code when site.py
+	// starts; asking the interpreter for its layout must not run it.
+	sitePkgs, _ := filepath.Glob(filepath.Join(venv, "lib", "python3*", "site-packages"))
+	if len(sitePkgs) != 1 {
+		t.Fatalf("venv site-packages: %q", sitePkgs)
+	}
+	marker := filepath.Join(dir, "pth-ran")
+	pth := "import os; open(" + strconv.Quote(marker) + ", 'w').close()\n"
+	if err := os.WriteFile(filepath.Join(sitePkgs[0], "evil.pth"), []byte(pth), 0o644); err != nil { //nolint:gosec // test file
+		t.Fatal(err)
+	}
+	got, err = resolveProgram(programInput{Command: filepath.Join(venv, "bin", "python"), Path: "/usr/bin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("resolving the venv ran its .pth code on the host")
+	}
+	if !slices.Contains(got.ReadOnly, venv) {
+		t.Fatalf("the venv (with its site-packages) is not mounted: %q", got.ReadOnly)
+	}
+	if got.Argv[0] != filepath.Join(venv, "bin", "python") {
+		t.Fatalf("a venv runs as its own python: %q", got.Argv)
+	}
+	for _, want := range []string{venv, python, real} {
+		if !slices.ContainsFunc(got.ReadOnly, func(m string) bool { return within(m, want) }) {
+			t.Fatalf("%s is not mounted: %q", want, got.ReadOnly)
+		}
 	}
 }
