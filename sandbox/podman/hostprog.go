@@ -2,6 +2,7 @@ package podman
 
 import (
 	"bytes"
+	"context"
 	"debug/elf"
 	"errors"
 	"fmt"
@@ -74,8 +75,8 @@ var imageShells = map[string]bool{"/bin/sh": true, "/usr/bin/sh": true, "/bin/as
 //     $ORIGIN, ld.so.conf, the default directories).
 //
 // `node FILE` (and bun) also mounts FILE's package.
-func resolveProgram(in programInput) (hostProgram, error) {
-	r := &resolver{in: in, seen: map[string]bool{}}
+func resolveProgram(ctx context.Context, in programInput) (hostProgram, error) {
+	r := &resolver{ctx: ctx, in: in, seen: map[string]bool{}}
 	path, err := r.lookPath(in.Command)
 	if err != nil {
 		return hostProgram{}, err
@@ -134,6 +135,7 @@ func collapseLibraries(mounts, libDirs []string) []string {
 }
 
 type resolver struct {
+	ctx     context.Context
 	in      programInput
 	mounts  []string
 	libDirs []string

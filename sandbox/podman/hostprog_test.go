@@ -1,6 +1,7 @@
 package podman
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,7 +84,7 @@ func TestResolveProgram(t *testing.T) {
 			[]string{bb, root + "/lone/server.js"}, []string{bb, root + "/lone/server.js"}, ""},
 		{"sh scripts use the image's sh", programInput{Command: root + "/proj/dist/run.sh", Home: root + "/proj"},
 			[]string{"/bin/sh", root + "/proj/dist/run.sh"}, []string{root + "/proj/dist/run.sh"}, ""},
-		{"a python that cannot say where its library is", programInput{Command: root + "/proj/dist/tool.py"}, nil, nil, "its library tree"},
+		{"a python that is not a binary is never run", programInput{Command: root + "/proj/dist/tool.py"}, nil, nil, "not a Python binary"},
 		{"ruby is refused", programInput{Command: root + "/proj/dist/tool.rb"}, nil, nil, "library tree"},
 		{"not found", programInput{Command: "nope"}, nil, nil, "command not found: nope"},
 		{"not executable", programInput{Command: root + "/proj/package.json"}, nil, nil, "neither"},
@@ -92,7 +93,7 @@ func TestResolveProgram(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			tc.in.Path = path
-			got, err := resolveProgram(tc.in)
+			got, err := resolveProgram(context.Background(), tc.in)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err %v, want %q", err, tc.err)
@@ -119,7 +120,7 @@ func TestResolveNodeFile(t *testing.T) {
 	}
 	real, _ := filepath.EvalSymlinks(node)
 	root := tree(t, map[string]string{"srv/package.json": "{}", "srv/index.js": ""})
-	got, err := resolveProgram(programInput{Command: "node", Args: []string{"--no-warnings", "index.js", "index.js"}, Dir: root + "/srv", Path: filepath.Dir(node)})
+	got, err := resolveProgram(context.Background(), programInput{Command: "node", Args: []string{"--no-warnings", "index.js", "index.js"}, Dir: root + "/srv", Path: filepath.Dir(node)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +223,7 @@ func TestResolvePython(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, err := resolveProgram(programInput{Command: python, Args: []string{"-u", script, "stdio"}, Path: "/usr/bin:/bin"})
+	got, err := resolveProgram(context.Background(), programInput{Command: python, Args: []string{"-u", script, "stdio"}, Path: "/usr/bin:/bin"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,8 +239,35 @@ func TestResolvePython(t *testing.T) {
 	if len(got.ReadOnly) > 30 {
 		t.Fatalf("%d mounts: crowded library directories should be mounted whole: %q", len(got.ReadOnly), got.ReadOnly)
 	}
+	// A script outside any project mounts alone, even in a crowded directory.
+	lone := filepath.Join(dir, "downloads", "x.py")
+	if err := os.MkdirAll(filepath.Dir(lone), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lone, nil, 0o644); err != nil { //nolint:gosec // test file
+		t.Fatal(err)
+	}
+	if got, err := resolveProgram(context.Background(), programInput{Command: python, Args: []string{lone}, Path: "/usr/bin"}); err != nil ||
+		!slices.Contains(got.ReadOnly, lone) || slices.Contains(got.ReadOnly, filepath.Dir(lone)) {
+		t.Fatalf("lone script: %q %v", got.ReadOnly, err)
+	}
+	// Something named python that is not a system binary is never run.
+	marker := filepath.Join(dir, "fake-ran")
+	fake := filepath.Join(dir, "bin", "python3")
+	if err := os.MkdirAll(filepath.Dir(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil { //nolint:gosec // test script
+		t.Fatal(err)
+	}
+	if _, err := resolveProgram(context.Background(), programInput{Command: fake}); err == nil || !strings.Contains(err.Error(), "not a Python binary") {
+		t.Fatalf("fake python: %v", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("resolving ran the fake interpreter on the host")
+	}
 	// -m names a module, not a file.
-	if got, err := resolveProgram(programInput{Command: python, Args: []string{"-m", "server"}, Path: "/usr/bin"}); err != nil || !slices.Equal(got.Argv, []string{real, "-m", "server"}) {
+	if got, err := resolveProgram(context.Background(), programInput{Command: python, Args: []string{"-m", "server"}, Path: "/usr/bin"}); err != nil || !slices.Equal(got.Argv, []string{real, "-m", "server"}) {
 		t.Fatalf("-m: %q %v", got.Argv, err)
 	}
 
@@ -253,12 +281,12 @@ func TestResolvePython(t *testing.T) {
 	if len(sitePkgs) != 1 {
 		t.Fatalf("venv site-packages: %q", sitePkgs)
 	}
-	marker := filepath.Join(dir, "pth-ran")
+	marker = filepath.Join(dir, "pth-ran")
 	pth := "import os; open(" + strconv.Quote(marker) + ", 'w').close()\n"
 	if err := os.WriteFile(filepath.Join(sitePkgs[0], "evil.pth"), []byte(pth), 0o644); err != nil { //nolint:gosec // test file
 		t.Fatal(err)
 	}
-	got, err = resolveProgram(programInput{Command: filepath.Join(venv, "bin", "python"), Path: "/usr/bin"})
+	got, err = resolveProgram(context.Background(), programInput{Command: filepath.Join(venv, "bin", "python"), Path: "/usr/bin"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,6 +295,25 @@ func TestResolvePython(t *testing.T) {
 	}
 	if !slices.Contains(got.ReadOnly, venv) {
 		t.Fatalf("the venv (with its site-packages) is not mounted: %q", got.ReadOnly)
+	}
+	// A venv whose pyvenv.cfg points its home elsewhere changes nothing on
+	// the host: the system interpreter is asked by its own path.
+	if err := os.WriteFile(filepath.Join(venv, "pyvenv.cfg"), []byte("home = "+filepath.Join(dir, "evil")+"\n"), 0o644); err != nil { //nolint:gosec // test file
+		t.Fatal(err)
+	}
+	if _, err := resolveProgram(context.Background(), programInput{Command: filepath.Join(venv, "bin", "python"), Path: "/usr/bin"}); err != nil {
+		t.Fatalf("venv with another home: %v", err)
+	}
+	// A venv whose interpreter lives inside it is refused, not run.
+	copied := filepath.Join(venv, "bin", "python3.99")
+	if err := os.WriteFile(copied, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil { //nolint:gosec // test script
+		t.Fatal(err)
+	}
+	if _, err := resolveProgram(context.Background(), programInput{Command: copied}); err == nil || !strings.Contains(err.Error(), "copy inside") {
+		t.Fatalf("interpreter inside the venv: %v", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("resolving ran the venv's own interpreter on the host")
 	}
 	if got.Argv[0] != filepath.Join(venv, "bin", "python") {
 		t.Fatalf("a venv runs as its own python: %q", got.Argv)

@@ -87,7 +87,7 @@ func (m *Manager) StdioCommand(ctx context.Context, spec StdioSpec) (*exec.Cmd, 
 	if err != nil {
 		return nil, errors.New("sandbox: the podman command attaches to sandboxed programs and is not installed (Debian/Ubuntu: apt-get install podman)")
 	}
-	prog, err := m.stdioProgram(spec)
+	prog, err := m.stdioProgram(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -167,12 +167,12 @@ func (m *Manager) StdioCommand(ctx context.Context, spec StdioSpec) (*exec.Cmd, 
 
 // stdioProgram resolves spec's program on the host and drops mounts the
 // workspace already holds (it is mounted read-write at the same path).
-func (m *Manager) stdioProgram(spec StdioSpec) (hostProgram, error) {
+func (m *Manager) stdioProgram(ctx context.Context, spec StdioSpec) (hostProgram, error) {
 	path := spec.Env["PATH"]
 	if path == "" {
 		path = m.opts.Getenv("PATH")
 	}
-	prog, err := resolveProgram(programInput{Command: spec.Command, Args: spec.Args, Dir: cmp.Or(spec.Dir, spec.Workspace),
+	prog, err := resolveProgram(ctx, programInput{Command: spec.Command, Args: spec.Args, Dir: cmp.Or(spec.Dir, spec.Workspace),
 		Path: path, Home: m.opts.Getenv("HOME")})
 	if err != nil {
 		return prog, err
