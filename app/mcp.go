@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"time"
 
 	"github.com/warren-dev/warren/backend/mcp"
 	"github.com/warren-dev/warren/backend/warren"
@@ -15,9 +14,6 @@ import (
 // "" when the user cancelled. Swappable like Dialog (wruntime.SaveFileDialog
 // in the window).
 type SaveFileDialog func(ctx context.Context, title, defaultName string) (string, error)
-
-// mcpTestTimeout bounds a whole "Test connection" (start, initialize, list).
-const mcpTestTimeout = 2 * time.Minute
 
 // MCPServers lists every server with its live status.
 func (a *App) MCPServers() ([]warren.MCPServerView, error) {
@@ -42,7 +38,10 @@ func (a *App) DeleteMCPServer(name string) error {
 
 // SetMCPServerEnabled switches a server on (starting it) or off (stopping it).
 func (a *App) SetMCPServerEnabled(name string, on bool) error {
-	return a.core.SetMCPServerEnabled(a.context(), name, on)
+	if err := a.core.SetMCPServerEnabled(a.context(), name, on); err != nil || !on {
+		return err
+	}
+	return a.core.MCP().Start(a.context(), name) // at once, a hand stop released
 }
 
 // StartMCPServer starts a stored server now, enabled or not.
@@ -86,9 +85,7 @@ type MCPTestResult struct {
 // its tools. Env and header keys it does not set fall back to the values
 // stored under the same server name.
 func (a *App) TestMCPServer(srv mcp.Server) MCPTestResult {
-	ctx, cancel := context.WithTimeout(a.context(), mcpTestTimeout)
-	defer cancel()
-	res, err := a.core.MCP().Test(ctx, srv)
+	res, err := a.core.MCP().Test(a.context(), srv)
 	out := MCPTestResult{
 		OK: err == nil, Protocol: res.Protocol, ServerName: res.ServerName, ServerVersion: res.ServerVersion,
 		Tools: make([]MCPTestTool, 0, len(res.Tools)), LatencyMS: res.LatencyMS, Warning: res.Warning, Stderr: res.Stderr,

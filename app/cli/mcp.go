@@ -264,7 +264,6 @@ func mcpSwitch(ctx context.Context, env Env, sub string, args []string) error {
 		err = w.DeleteMCPServer(ctx, pos[0])
 	default:
 		err = w.SetMCPServerEnabled(ctx, pos[0], sub == "enable")
-		w.MCP().Stop(pos[0]) // this process does not keep servers running
 	}
 	if errors.Is(err, mcp.ErrNotFound) {
 		return usagef("%v", err)

@@ -194,3 +194,13 @@ func TestHelperCLIProcess(t *testing.T) {
 	os.Exit(cli.Run(context.Background(), cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, DataDir: os.Getenv("WARREN_TEST_DIR")},
 		strings.Split(args, "\x1f")))
 }
+
+// Tools that could not be bridged (two servers on one prefix) are named
+// when `warren tools` connects the servers.
+func TestMCPToolClashIsReported(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	want(t, warren(t, dir, "mcp", "add", "one", "--prefix", "ev", "--", everything(t), "stdio"), 0, "added MCP server one")
+	want(t, warren(t, dir, "mcp", "add", "two", "--prefix", "ev", "--", everything(t), "stdio"), 0, "added MCP server two")
+	want(t, warren(t, dir, "tools"), 0, "already taken by another server (set a tool prefix)")
+}

@@ -200,4 +200,7 @@ func connectMCP(ctx context.Context, env Env, w *warren.Warren, tool string) {
 			fmt.Fprintf(env.Stderr, "warning: MCP server %s is %s: %s\n", v.Server.Name, v.Status.State, v.Status.LastError)
 		}
 	}
+	for _, p := range w.MCPProblems() {
+		fmt.Fprintf(env.Stderr, "warning: %s\n", p)
+	}
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -25,9 +23,10 @@ func TestGrantOverridesStored(t *testing.T) {
 	if err := f.store.SaveGrant(ctx, g); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join(f.dir, "warren.db"))
-	if err == nil && strings.Contains(string(raw), "tok-override-42") {
-		t.Fatal("override value stored in plain text")
+	var stored string
+	if err := f.db.SQL().QueryRowContext(ctx, "SELECT config_overrides FROM mcp_grants WHERE subject = 'writer'").Scan(&stored); err != nil ||
+		!strings.Contains(stored, "TOKEN") || strings.Contains(stored, "tok-override-42") {
+		t.Fatalf("stored overrides %q (%v): values must be sealed", stored, err)
 	}
 	readBack := func() Overrides {
 		t.Helper()

@@ -69,7 +69,7 @@ func (m *Manager) bridge(srv Server, t mcp.Tool) (*bridged, error) {
 		desc = t.Title
 	}
 	return &bridged{m: m, server: srv.Name, tool: t.Name, deferred: srv.Deferred, info: tools.Info{
-		Name:            ToolName(srv.prefix(), t.Name),
+		Name:            ToolName(srv.Prefix(), t.Name),
 		Group:           policy.MCPGroup(srv.Name),
 		Description:     fmt.Sprintf("[MCP %s] %s", srv.Name, firstLine(desc)),
 		LongDescription: desc,
@@ -117,7 +117,7 @@ func (b *bridged) Execute(ctx context.Context, args json.RawMessage) (tools.Resu
 		switch {
 		case errors.Is(err, ErrNotConnected):
 			code = tools.CodeNetwork
-		case strings.Contains(err.Error(), "did not answer"):
+		case errors.Is(err, ErrCallTimeout):
 			code = tools.CodeTimeout
 		}
 		return tools.Errorf(code, "%v", err), nil

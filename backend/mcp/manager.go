@@ -290,20 +290,17 @@ func (m *Manager) refreshConfig(srv Server) {
 // sameConfig reports whether two configs connect the same way.
 func sameConfig(a, b Server) bool {
 	return a.Transport == b.Transport && a.Command == b.Command && fmt.Sprint(a.Args) == fmt.Sprint(b.Args) &&
-		fmt.Sprint(a.EnvKeys) == fmt.Sprint(b.EnvKeys) && fmt.Sprint(a.HeaderKeys) == fmt.Sprint(b.HeaderKeys) &&
+		a.sealed == b.sealed &&
 		a.Cwd == b.Cwd && a.URL == b.URL && a.ToolPrefix == b.ToolPrefix && a.Sandboxed == b.Sandboxed &&
 		a.SandboxNetwork == b.SandboxNetwork && a.ConnectTimeout == b.ConnectTimeout && a.CallTimeout == b.CallTimeout
 }
 
-func (m *Manager) start(srv Server) *supervised {
+func (m *Manager) start(srv Server) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if s, ok := m.servers[srv.Name]; ok {
-		return s
+	if _, ok := m.servers[srv.Name]; !ok {
+		m.servers[srv.Name] = m.launch(srv, "", Overrides{})
 	}
-	s := m.launch(srv, "", Overrides{})
-	m.servers[srv.Name] = s
-	return s
 }
 
 // launch starts a supervisor for srv (an agent's own connection when
@@ -355,7 +352,6 @@ func (m *Manager) WaitReady(ctx context.Context, names ...string) {
 type ServerTools struct {
 	Server Server
 	Tools  []mcp.Tool
-	State  State
 }
 
 // Running returns every running server with its last known tool list.
@@ -365,7 +361,7 @@ func (m *Manager) Running() []ServerTools {
 	out := make([]ServerTools, 0, len(m.servers))
 	for _, s := range m.servers {
 		s.mu.Lock()
-		out = append(out, ServerTools{Server: s.cfg, Tools: s.tools, State: s.status.State})
+		out = append(out, ServerTools{Server: s.cfg, Tools: s.tools})
 		s.mu.Unlock()
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Server.Name < out[j].Server.Name })
@@ -387,6 +383,9 @@ func (m *Manager) Tools(name string) ([]mcp.Tool, bool) {
 
 // ErrNotConnected marks a call to a server that is not connected now.
 var ErrNotConnected = errors.New("not connected")
+
+// ErrCallTimeout marks a call the server did not answer within its timeout.
+var ErrCallTimeout = errors.New("call timed out")
 
 // Call calls a tool on a connected server. A transport failure makes the
 // supervisor check the server at once.
@@ -412,7 +411,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args []byte) (*
 	res, err := c.callTool(ctx, tool, args, timeout)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			return nil, fmt.Errorf("MCP server %s did not answer %s within %s", label, tool, timeout)
+			return nil, fmt.Errorf("MCP server %s did not answer %s within %s: %w", label, tool, timeout, ErrCallTimeout)
 		}
 		s.poke()
 		return nil, fmt.Errorf("MCP server %s: %w", label, err)

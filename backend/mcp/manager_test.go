@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -256,9 +257,6 @@ func TestFilesystemServer(t *testing.T) {
 // Warren's death (even SIGKILL) takes its stdio servers with it.
 func TestNoOrphansWhenWarrenDies(t *testing.T) {
 	t.Parallel()
-	if os.Getenv("WARREN_MCP_ORPHAN_CHILD") != "" {
-		return
-	}
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	cmd := execTestChild(t, "TestOrphanChild", "WARREN_MCP_ORPHAN_CHILD=1", "WARREN_MCP_PIDFILE="+pidFile,
 		"WARREN_MCP_SERVER="+serverBin(t, "mcp-server-everything"))
@@ -351,7 +349,7 @@ func TestCallTimeoutSaysSo(t *testing.T) {
 	_ = m.StartEnabled(context.Background())
 	waitState(t, ch, "slow", 30*time.Second, StateConnected)
 	_, err := m.Call(context.Background(), "slow", "trigger-long-running-operation", json.RawMessage(`{"duration":5,"steps":5}`))
-	if err == nil || !strings.Contains(err.Error(), "did not answer trigger-long-running-operation within 300ms") {
+	if !errors.Is(err, ErrCallTimeout) || !strings.Contains(err.Error(), "did not answer trigger-long-running-operation within 300ms") {
 		t.Fatalf("slow call = %v", err)
 	}
 	// The connection survives a timed-out call.
@@ -392,5 +390,45 @@ func TestHoldSurvivesSync(t *testing.T) {
 	}
 	if state() == StateStopped {
 		t.Fatal("Start did not release the hold")
+	}
+}
+
+// A secret's new value under the same key reconnects the running server.
+func TestRotatedSecretReconnects(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newFixture(t)
+	srv := Server{Name: "rot", Transport: TransportStdio, Command: serverBin(t, "mcp-server-everything"), Args: []string{"stdio"},
+		Env: map[string]string{"WARREN_TEST_TOKEN": "one"}, Enabled: true}
+	f.save(t, srv)
+	m := f.manager(t, Options{})
+	if err := m.Sync(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	token := func() string {
+		t.Helper()
+		m.WaitReady(ctx, "rot")
+		res, err := m.Call(ctx, "rot", "get-env", json.RawMessage(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var env map[string]string
+		if err := json.Unmarshal([]byte(ResultText(res)), &env); err != nil {
+			t.Fatal(err)
+		}
+		return env["WARREN_TEST_TOKEN"]
+	}
+	if got := token(); got != "one" {
+		t.Fatalf("token %q", got)
+	}
+	srv.Env = map[string]string{"WARREN_TEST_TOKEN": "two"}
+	if err := f.store.Save(ctx, srv, MergeSecrets); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Sync(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := token(); got != "two" {
+		t.Fatalf("after rotation the server still sees %q", got)
 	}
 }

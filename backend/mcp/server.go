@@ -59,6 +59,10 @@ type Server struct {
 	// EnvKeys and HeaderKeys name the stored (sealed) values; read-only.
 	EnvKeys    []string `json:"env_keys,omitempty"`
 	HeaderKeys []string `json:"header_keys,omitempty"`
+
+	// sealed is the stored (sealed) env and headers as read, so a running
+	// server notices a secret's value changing under the same key.
+	sealed string
 }
 
 // ValidateName checks a server name or tool prefix (what names "what" in
@@ -135,8 +139,8 @@ func validHeaderName(k string) error {
 	return nil
 }
 
-// prefix is the server's part of its tool names.
-func (s Server) prefix() string {
+// Prefix is the server's part of its tool names (mcp_{prefix}_{tool}).
+func (s Server) Prefix() string {
 	if s.ToolPrefix != "" {
 		return s.ToolPrefix
 	}

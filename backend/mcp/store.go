@@ -60,6 +60,7 @@ func scanServer(r rowScanner) (Server, map[string]string, map[string]string, err
 		}
 	}
 	s.EnvKeys, s.HeaderKeys = sortedKeys(sealedEnv), sortedKeys(sealedHeaders)
+	s.sealed = env + "\x00" + headers
 	return s, sealedEnv, sealedHeaders, nil
 }
 

@@ -3,8 +3,6 @@ package mcp
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -25,10 +23,11 @@ func TestStoreServers(t *testing.T) {
 	if got.Headers != nil || len(got.HeaderKeys) != 1 || got.HeaderKeys[0] != "Authorization" {
 		t.Fatalf("read exposes header values or lost keys: %+v", got)
 	}
-	// Secret values are sealed in the database file.
-	raw, err := os.ReadFile(filepath.Join(f.dir, "warren.db"))
-	if err == nil && strings.Contains(string(raw), "tok-123456") {
-		t.Fatal("header value stored in plain text")
+	// Secret values are sealed in the stored column.
+	var stored string
+	if err := f.db.SQL().QueryRowContext(ctx, "SELECT headers_sealed FROM mcp_servers WHERE name = 'gh'").Scan(&stored); err != nil ||
+		!strings.Contains(stored, "Authorization") || strings.Contains(stored, "tok-123456") {
+		t.Fatalf("stored headers %q (%v): the value must be sealed", stored, err)
 	}
 	_, headers, err := f.store.Secrets(ctx, "gh")
 	if err != nil || headers["Authorization"] != "Bearer tok-123456" {

@@ -270,6 +270,9 @@ func (m *Manager) Test(ctx context.Context, srv Server) (TestResult, error) {
 		}
 		o.command = m.opts.SandboxCommand
 	}
+	// The whole test (start, initialize, lists) gets the connect timeout.
+	ctx, cancel := context.WithTimeout(ctx, srv.connectTimeout())
+	defer cancel()
 	start := time.Now()
 	c, err := dial(ctx, srv, o)
 	if err != nil {

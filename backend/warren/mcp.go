@@ -118,11 +118,7 @@ func (w *Warren) ConnectMCPFor(ctx context.Context, tool string) error {
 	}
 	var names []string
 	for _, s := range servers {
-		p := s.ToolPrefix
-		if p == "" {
-			p = s.Name
-		}
-		if strings.HasPrefix(tool, "mcp_"+p+"_") {
+		if strings.HasPrefix(tool, "mcp_"+s.Prefix()+"_") {
 			names = append(names, s.Name)
 		}
 	}
@@ -301,18 +297,14 @@ func (w *Warren) DeleteMCPServer(ctx context.Context, name string) error {
 	return w.reloadMCP(ctx, true)
 }
 
-// SetMCPServerEnabled switches a server on or off; on starts it here at once.
+// SetMCPServerEnabled switches a server on or off. The process that runs
+// the servers (RunMCP) starts or stops it on its next reload; the window
+// starts it at once with MCP().Start.
 func (w *Warren) SetMCPServerEnabled(ctx context.Context, name string, on bool) error {
 	if err := w.MCP().Store().SetEnabled(ctx, name, on); err != nil {
 		return err
 	}
-	if err := w.reloadMCP(ctx, true); err != nil {
-		return err
-	}
-	if on {
-		return w.MCP().Start(ctx, name)
-	}
-	return nil
+	return w.reloadMCP(ctx, true)
 }
 
 // SetMCPToolEnabled switches one server tool on or off for every agent.
@@ -366,10 +358,7 @@ func (w *Warren) MCPServerTools(ctx context.Context, name string) ([]MCPToolView
 	if !ok {
 		return nil, fmt.Errorf("MCP server %s is not running: %w", name, mcp.ErrNotConnected)
 	}
-	prefix := srv.ToolPrefix
-	if prefix == "" {
-		prefix = srv.Name
-	}
+	prefix := srv.Prefix()
 	out := make([]MCPToolView, 0, len(ts))
 	for _, t := range ts {
 		out = append(out, MCPToolView{Name: t.Name, Registered: mcp.ToolName(prefix, t.Name), Description: t.Description,

@@ -181,9 +181,6 @@ func TestMCPToolSearchDefersLargeServers(t *testing.T) {
 // tools/list_changed without a reconnect.
 func TestMCPListChanged(t *testing.T) {
 	t.Parallel()
-	if os.Getenv("WARREN_TEST_MCP_SERVER") != "" {
-		t.Skip("helper process")
-	}
 	w := open(t, t.TempDir())
 	addServer(t, w, wmcp.Server{Name: "dyn", Transport: wmcp.TransportStdio, Command: os.Args[0],
 		Args: []string{"-test.run=^TestHelperMCPServer$"}, Env: map[string]string{"WARREN_TEST_MCP_SERVER": "1"}})
@@ -297,9 +294,6 @@ func TestMCPStatusSnapshotForOtherProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() { _ = w.RunMCP(ctx) }()
-	if os.Getenv("WARREN_TEST_CLI_PROCESS") != "" {
-		return
-	}
 	go func() {
 		actx := tools.WithCallContext(ctx, tools.CallContext{Agent: "default"})
 		for ctx.Err() == nil {

@@ -244,6 +244,10 @@ func (w *Warren) CallTool(ctx context.Context, req CallRequest) (tools.Result, e
 // credentials) that every tool result is scrubbed of from now on.
 func (w *Warren) AddScrubValues(values ...string) { w.scrubber.AddValues(values...) }
 
+// Scrub removes credentials from text that leaves Warren, with the values
+// added at run time (AddScrubValues, credentialed_exec secrets) included.
+func (w *Warren) Scrub(text string) string { return w.scrubber.Scrub(text) }
+
 // Credentials returns the credentialed_exec configuration store.
 func (w *Warren) Credentials() *credexec.Store { return w.creds }
 

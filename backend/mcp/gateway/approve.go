@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/warren-dev/warren/backend/approvals"
-	"github.com/warren-dev/warren/tools/scrub"
 )
 
 // sweepEvery bounds how long a request waits when its event was dropped
@@ -32,7 +31,7 @@ func (g *Gateway) answerApprovals(ctx context.Context) {
 			return
 		}
 		seen[req.ID] = true
-		summary := scrub.New().Scrub(req.Summary)
+		summary := g.core.Scrub(req.Summary)
 		if g.opts.Approve == nil {
 			g.log.Warn("mcp gateway: approval needed; answer it in the Warren window (denied when it times out; see --approve)",
 				"tool", req.Tool, "summary", summary, "why", req.Reason, "session", req.Session)

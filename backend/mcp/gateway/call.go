@@ -13,7 +13,6 @@ import (
 
 	"github.com/warren-dev/warren/backend/warren"
 	"github.com/warren-dev/warren/tools"
-	"github.com/warren-dev/warren/tools/scrub"
 )
 
 // callTool is the handler of every served tool: it maps an MCP call to
@@ -41,7 +40,7 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (out *m
 	if callErr != nil {
 		// The core's infrastructure failures carry no credentials by design;
 		// scrub anyway, since the text leaves the process.
-		msg := scrub.New().Scrub(callErr.Error())
+		msg := g.core.Scrub(callErr.Error())
 		g.log.Warn("mcp gateway: tool call failed", "tool", name, "err", msg)
 		if !res.IsError {
 			return mcp.NewToolResultError(fmt.Sprintf("%s: Warren could not run %s: %s", tools.CodeExecution, name, msg)), nil
