@@ -69,16 +69,16 @@ func (a *App) DeleteSession(id string) error { return a.core.Sessions().Delete(a
 // Agents lists the configured agents.
 func (a *App) Agents() ([]store.Agent, error) { return a.core.Store().ListAgents(a.context()) }
 
-// SaveAgent creates or updates an agent.
-func (a *App) SaveAgent(ag store.Agent) error { return a.core.SaveAgent(a.context(), ag) }
+// SaveAgent validates and stores an agent; an invalid field is an error
+// naming it. The core's typo warnings are dropped: returning them would
+// change the binding's signature and so the frontend.
+func (a *App) SaveAgent(ag store.Agent) error {
+	_, err := a.core.SaveAgent(a.context(), ag)
+	return err
+}
 
 // DeleteAgent removes an agent (the default agent cannot be removed).
-func (a *App) DeleteAgent(key string) error {
-	if key == "default" {
-		return fmt.Errorf("the default agent cannot be deleted")
-	}
-	return a.core.Store().DeleteAgent(a.context(), key)
-}
+func (a *App) DeleteAgent(key string) error { return a.core.DeleteAgent(a.context(), key) }
 
 // ModelProviders lists the LLM providers (without API keys).
 func (a *App) ModelProviders() ([]store.Provider, error) {

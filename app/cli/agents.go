@@ -14,12 +14,8 @@ import (
 
 	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/backend/warren"
-	"github.com/warren-dev/warren/policy"
 	"github.com/warren-dev/warren/tools/fs"
 )
-
-// defaultAgent is created on first run and cannot be removed.
-const defaultAgent = "default"
 
 // agentFlags are the settings add and edit take; edit changes only the
 // flags given.
@@ -117,47 +113,52 @@ func runAgents(ctx context.Context, env Env, args []string) error {
 func getAgent(ctx context.Context, w *warren.Warren, key string) (store.Agent, error) {
 	a, err := w.Store().GetAgent(ctx, key)
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Agent{}, usagef("no agent %q (known: %s)", key, knownAgents(ctx, w))
+		return store.Agent{}, usagef("%v", unknownAgent(ctx, w, key, err))
 	}
 	return a, err
 }
 
-func knownAgents(ctx context.Context, w *warren.Warren) string {
-	list, _ := w.Store().ListAgents(ctx)
-	keys := make([]string, len(list))
-	for i, a := range list {
-		keys[i] = a.Key
+// unknownAgent explains a key GetAgent did not find: w.CheckAgent names
+// the known agents.
+func unknownAgent(ctx context.Context, w *warren.Warren, key string, notFound error) error {
+	if err := w.CheckAgent(ctx, key); err != nil {
+		return err
 	}
-	return strings.Join(keys, ", ")
+	return notFound // an empty key, or created meanwhile
 }
 
 func saveAgent(ctx context.Context, env Env, w *warren.Warren, sub, key string, f *agentFlags, set map[string]bool) error {
-	db := w.Store()
-	a, err := db.GetAgent(ctx, key)
+	a, err := w.Store().GetAgent(ctx, key)
 	switch {
 	case sub == "add" && err == nil:
 		return usagef("agent %q already exists (change it with warren agents edit %s …)", key, key)
 	case sub == "add" && errors.Is(err, store.ErrNotFound):
 		a = store.Agent{Key: key, Type: store.AgentOpen, Sandbox: true}
 	case sub == "edit" && errors.Is(err, store.ErrNotFound):
-		return usagef("no agent %q (known: %s; create it with warren agents add %s)", key, knownAgents(ctx, w), key)
+		return usagef("%v; create it with warren agents add %s", unknownAgent(ctx, w, key, err), key)
 	case err != nil:
 		return err
 	}
 	if sub == "edit" && len(set) == 0 {
 		return usagef("nothing to change: pass at least one of --name, --provider, --model, --profile, --allow, --deny, --workspace, --sandbox, --network, --type")
 	}
-	if err := f.apply(ctx, w, &a, set); err != nil {
+	if err := f.apply(&a, set); err != nil {
 		return err
 	}
-	for _, warning := range toolListWarnings(w, a) {
+	warnings, err := w.SaveAgent(ctx, a)
+	var fe *warren.AgentFieldError
+	switch {
+	case errors.As(err, &fe) && fe.Field == "provider":
+		return usagef("--%s: %v (see warren providers list)", fe.Field, fe.Err)
+	case errors.As(err, &fe):
+		return usagef("--%s: %v", fe.Field, fe.Err)
+	case errors.Is(err, store.ErrInvalidAgent):
+		return usagef("%v", err)
+	case err != nil:
+		return err
+	}
+	for _, warning := range warnings {
 		fmt.Fprintf(env.Stderr, "warning: %s\n", warning)
-	}
-	if err := w.SaveAgent(ctx, a); err != nil {
-		if errors.Is(err, store.ErrInvalidAgent) {
-			return usagef("%v", err)
-		}
-		return err
 	}
 	verb := map[string]string{"add": "added", "edit": "updated"}[sub]
 	fmt.Fprintf(env.Stdout, "%s agent %s\n", verb, a.Key)
@@ -167,28 +168,16 @@ func saveAgent(ctx context.Context, env Env, w *warren.Warren, sub, key string, 
 	return nil
 }
 
-// apply copies the given flags onto a, validating each.
-func (f *agentFlags) apply(ctx context.Context, w *warren.Warren, a *store.Agent, set map[string]bool) error {
+// apply copies the given flags onto a; warren.SaveAgent judges the result.
+func (f *agentFlags) apply(a *store.Agent, set map[string]bool) error {
 	if set["name"] {
 		a.Name = strings.TrimSpace(f.name)
-	}
-	if set["provider"] && f.provider != "" {
-		if _, err := w.Providers().Get(ctx, f.provider); errors.Is(err, store.ErrNotFound) {
-			return usagef("--provider: no provider %q (see warren providers list)", f.provider)
-		} else if err != nil {
-			return err
-		}
 	}
 	if set["provider"] {
 		a.Provider = f.provider
 	}
 	if set["model"] {
 		a.Model = f.model
-	}
-	if set["profile"] && f.profile != "" {
-		if _, err := policy.ParseProfile(f.profile); err != nil {
-			return usagef("--profile: %v", err)
-		}
 	}
 	if set["profile"] {
 		a.Profile = f.profile
@@ -211,7 +200,7 @@ func (f *agentFlags) apply(ctx context.Context, w *warren.Warren, a *store.Agent
 		}
 	}
 	if set["workspace"] {
-		if a.Workspace, err = workspaceDir(f.workspace); err != nil {
+		if a.Workspace, err = absDir(f.workspace); err != nil {
 			return err
 		}
 	}
@@ -221,23 +210,7 @@ func (f *agentFlags) apply(ctx context.Context, w *warren.Warren, a *store.Agent
 	if set["deny"] {
 		a.Deny = toolList(f.deny)
 	}
-	cfg := policy.Config{Agents: map[string]policy.AgentPolicy{a.Key: {Allow: a.Allow, Deny: a.Deny}}}
-	if err := cfg.Validate(); err != nil {
-		return usagef("%v", err)
-	}
 	return nil
-}
-
-// toolListWarnings names allow/deny entries that select no tool (typos;
-// MCP tools may still appear later, so they are not errors).
-func toolListWarnings(w *warren.Warren, a store.Agent) []string {
-	var refs []policy.ToolRef
-	for _, t := range w.Registry().List() {
-		info := t.Info()
-		refs = append(refs, policy.ToolRef{Name: info.Name, Group: info.Group})
-	}
-	cfg := policy.Config{Agents: map[string]policy.AgentPolicy{a.Key: {Allow: a.Allow, Deny: a.Deny}}}
-	return cfg.Warnings(refs)
 }
 
 func parseOnOff(flagName, v string) (bool, error) {
@@ -257,18 +230,15 @@ func onOff(b bool) string {
 	return "off"
 }
 
-// workspaceDir resolves a workspace flag; it must be an existing directory.
-func workspaceDir(dir string) (string, error) {
+// absDir makes a --workspace flag absolute (relative to the current
+// directory, as the user means it); empty stays empty.
+func absDir(dir string) (string, error) {
 	if dir == "" {
 		return "", nil
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", usagef("--workspace %q: %v", dir, err)
-	}
-	fi, err := os.Stat(abs)
-	if err != nil || !fi.IsDir() {
-		return "", usagef("--workspace %s: not an existing directory", abs)
 	}
 	return abs, nil
 }
@@ -302,8 +272,8 @@ func printAgent(env Env, a store.Agent) {
 }
 
 func removeAgent(ctx context.Context, env Env, w *warren.Warren, key string, yes bool) error {
-	if key == defaultAgent {
-		return usagef("the default agent cannot be removed (change it with warren agents edit default …)")
+	if key == fs.DefaultAgent { // refuse before asking; w.DeleteAgent refuses too
+		return usagef("%v (change it with warren agents edit default …)", warren.ErrDefaultAgent)
 	}
 	if _, err := getAgent(ctx, w, key); err != nil {
 		return err
@@ -319,7 +289,7 @@ func removeAgent(ctx context.Context, env Env, w *warren.Warren, key string, yes
 			return errResult
 		}
 	}
-	if err := w.Store().DeleteAgent(ctx, key); err != nil {
+	if err := w.DeleteAgent(ctx, key); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "removed agent %s\n", key)

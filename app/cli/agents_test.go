@@ -67,7 +67,7 @@ func TestAgentsLifecycle(t *testing.T) {
 	if r := warren(t, dir, "agents", "remove", "coder", "--yes"); r.code != 0 || !strings.Contains(r.stdout, "removed agent coder") {
 		t.Fatalf("remove: %+v", r)
 	}
-	if r := warren(t, dir, "agents", "show", "coder"); r.code != 2 || !strings.Contains(r.stderr, `no agent "coder" (known: default)`) {
+	if r := warren(t, dir, "agents", "show", "coder"); r.code != 2 || !strings.Contains(r.stderr, `unknown agent "coder" (known: default)`) {
 		t.Fatalf("show removed: %+v", r)
 	}
 }
@@ -95,10 +95,10 @@ func TestAgentsErrors(t *testing.T) {
 		{"bad type", []string{"add", "x", "--type", "closed"}, `--type "closed"`},
 		{"missing workspace", []string{"add", "x", "--workspace", dir + "/nope"}, "not an existing directory"},
 		{"malformed allow", []string{"add", "x", "--allow", "fs:read"}, `did you mean "group:fs:read"`},
-		{"edit unknown", []string{"edit", "ghost", "--model", "m"}, `no agent "ghost"`},
+		{"edit unknown", []string{"edit", "ghost", "--model", "m"}, `unknown agent "ghost" (known: coder, default); create it with warren agents add ghost`},
 		{"edit nothing", []string{"edit", "coder"}, "nothing to change"},
 		{"remove default", []string{"remove", "default", "--yes"}, "default agent cannot be removed"},
-		{"remove unknown", []string{"remove", "ghost", "--yes"}, `no agent "ghost"`},
+		{"remove unknown", []string{"remove", "ghost", "--yes"}, `unknown agent "ghost" (known: coder, default)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -226,7 +226,7 @@ func TestAgentsContextErrors(t *testing.T) {
 	}{
 		{"no agent", []string{"context"}, "want an agent NAME"},
 		{"too many", []string{"context", "default", "SOUL.md", "x"}, "want an agent NAME"},
-		{"unknown agent", []string{"context", "ghost"}, `no agent "ghost" (known: default)`},
+		{"unknown agent", []string{"context", "ghost"}, `unknown agent "ghost" (known: default)`},
 		{"unknown file", []string{"context", "default", "NOTES.md"}, `"NOTES.md" is not a context file: want one of SOUL.md`},
 		{"set without file", []string{"context", "default", "--set", "-"}, "need a FILE"},
 		{"set and clear", []string{"context", "default", "SOUL.md", "--set", "-", "--clear"}, "do not go together"},

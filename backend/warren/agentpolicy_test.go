@@ -16,7 +16,7 @@ func TestAgentListsApply(t *testing.T) {
 	w := open(t, t.TempDir())
 	a := storeAgent("reader")
 	a.Deny = []string{"write_file", "group:runtime"}
-	if err := w.Store().PutAgent(ctx, a); err != nil {
+	if _, err := w.SaveAgent(ctx, a); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"write_file", "exec"} {
@@ -37,10 +37,9 @@ func TestAgentListsApply(t *testing.T) {
 	}
 	// An allow list narrows.
 	a.Deny, a.Allow = nil, []string{"read_file"}
-	if err := w.Store().PutAgent(ctx, a); err != nil {
+	if _, err := w.SaveAgent(ctx, a); err != nil {
 		t.Fatal(err)
 	}
-	w.ForgetAgentPolicy("reader")
 	if row, _ := inventoryRow(t, w, "reader", "list_files"); row.Allowed {
 		t.Fatalf("allow list did not narrow: %+v", row)
 	}

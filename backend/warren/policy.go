@@ -347,19 +347,10 @@ func (w *Warren) engineFor(agent string) *policy.Engine {
 	return eng
 }
 
-// ForgetAgentPolicy drops the cached engine of an agent whose lists this
+// forgetAgentPolicy drops the cached engine of an agent whose lists this
 // process just changed, so the change applies at once.
-func (w *Warren) ForgetAgentPolicy(agent string) {
+func (w *Warren) forgetAgentPolicy(agent string) {
 	w.policy.mu.Lock()
 	delete(w.policy.agentEngines, agent)
 	w.policy.mu.Unlock()
-}
-
-// SaveAgent stores an agent; its allow/deny lists apply at once.
-func (w *Warren) SaveAgent(ctx context.Context, a store.Agent) error {
-	if err := w.db.PutAgent(ctx, a); err != nil {
-		return err
-	}
-	w.ForgetAgentPolicy(a.Key)
-	return nil
 }
