@@ -59,7 +59,7 @@ func runWindow(ctx context.Context, dataDir string) int {
 		return cli.ExitError
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	core, err := warren.Open(ctx, warren.Options{DataDir: dataDir, Logger: logger})
+	core, err := warren.Open(ctx, warren.Options{DataDir: dataDir, Logger: logger, Process: "Warren window"})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "warren: %v\n", err)
 		return cli.ExitError

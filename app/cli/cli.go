@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/warren-dev/warren/backend/warren"
 	"github.com/warren-dev/warren/policy"
@@ -27,6 +28,9 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	// DataDir is the resolved data directory.
 	DataDir string
+
+	// process names this command in other processes' approval dialogs.
+	process string
 }
 
 type usageError struct{ msg string }
@@ -85,6 +89,7 @@ func Run(ctx context.Context, env Env, args []string) int {
 		if c.name != args[0] {
 			continue
 		}
+		env.process = processLabel(c.name, args[1:])
 		err := c.run(ctx, env, args[1:])
 		if isUsage(err) {
 			err = usageError{err.Error()}
@@ -163,7 +168,23 @@ func parseOpen(ctx context.Context, env Env, fs *flag.FlagSet, args []string) ([
 }
 
 func open(ctx context.Context, env Env, workspace string) (*warren.Warren, error) {
-	return warren.Open(ctx, warren.Options{DataDir: env.DataDir, Workspace: workspace})
+	return warren.Open(ctx, warren.Options{DataDir: env.DataDir, Workspace: workspace, Process: env.process})
+}
+
+// subcommanded are the commands whose next word names what they do.
+var subcommanded = map[string]bool{
+	"mcp": true, "tool": true, "agents": true, "providers": true, "approvals": true,
+	"custom-tools": true, "sandbox": true, "credentials": true, "policy": true,
+}
+
+// processLabel names a command for other processes' approval dialogs:
+// "warren mcp serve", "warren tool call", "warren run".
+func processLabel(name string, args []string) string {
+	label := "warren " + name
+	if subcommanded[name] && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		label += " " + args[0]
+	}
+	return label
 }
 
 func runVersion(_ context.Context, env Env, args []string) error {

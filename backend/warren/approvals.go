@@ -2,12 +2,12 @@ package warren
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/warren-dev/warren/backend/approvals"
 	"github.com/warren-dev/warren/backend/store"
@@ -33,7 +33,7 @@ func newApprovals(ctx context.Context, db *store.DB, opts Options, w *Warren) (*
 		Store: st, Bus: w.bus, Mode: mode, Timeout: opts.ApprovalTimeout,
 		// Every process mirrors its requests in the shared database, so a
 		// window can answer those of `warren mcp serve` or `warren tool call`.
-		Shared: st, Process: processLabel(os.Args), PID: os.Getpid(),
+		Shared: st, Process: cmp.Or(opts.Process, filepath.Base(os.Args[0])),
 	}), nil
 }
 
@@ -44,44 +44,6 @@ func (w *Warren) Approvals() *approvals.Service { return w.approvals }
 // other Warren processes wait on, as ordinary approval events on the bus,
 // until ctx ends; Approvals().Answer answers them.
 func (w *Warren) RunApprovalWatcher(ctx context.Context) error { return w.approvals.WatchForeign(ctx) }
-
-// subcommanded are the CLI commands whose next word names what they do.
-var subcommanded = map[string]bool{
-	"mcp": true, "tool": true, "agents": true, "providers": true, "approvals": true,
-	"custom-tools": true, "sandbox": true, "credentials": true, "policy": true,
-}
-
-// processLabel names this process for requests other processes show:
-// "Warren window", "warren mcp serve", "warren tool call", "warren run".
-// argv is os.Args; leading --data-dir flags are skipped as main does.
-func processLabel(argv []string) string {
-	if len(argv) == 0 {
-		return "warren"
-	}
-	if base := filepath.Base(argv[0]); strings.HasSuffix(base, ".test") || strings.HasSuffix(base, ".test.exe") {
-		return base // a test binary
-	}
-	args := argv[1:]
-	for len(args) > 0 {
-		name, _, hasVal := strings.Cut(strings.TrimLeft(args[0], "-"), "=")
-		if !strings.HasPrefix(args[0], "-") || name != "data-dir" {
-			break
-		}
-		if hasVal {
-			args = args[1:]
-		} else {
-			args = args[min(2, len(args)):]
-		}
-	}
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return "Warren window"
-	}
-	label := "warren " + args[0]
-	if subcommanded[args[0]] && len(args) > 1 && !strings.HasPrefix(args[1], "-") {
-		label += " " + args[1]
-	}
-	return label
-}
 
 // SetApprovalMode changes and persists the approval mode.
 func (w *Warren) SetApprovalMode(ctx context.Context, mode string) error {

@@ -13,29 +13,6 @@ import (
 	"github.com/warren-dev/warren/backend/events"
 )
 
-func TestProcessLabel(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		argv []string
-		want string
-	}{
-		{[]string{"/usr/bin/warren"}, "Warren window"},
-		{[]string{"warren", "-devserver", "x"}, "Warren window"},
-		{[]string{"warren", "--data-dir", "/d"}, "Warren window"},
-		{[]string{"warren", "mcp", "serve", "--stdio"}, "warren mcp serve"},
-		{[]string{"warren", "--data-dir", "/d", "--data-dir=/e", "mcp", "serve"}, "warren mcp serve"},
-		{[]string{"warren", "tool", "call", "exec", "{}"}, "warren tool call"},
-		{[]string{"warren", "tool", "--json"}, "warren tool"},
-		{[]string{"warren", "run", "delete everything"}, "warren run"},
-		{[]string{"/tmp/go-build/warren.test", "-test.run=x"}, "warren.test"},
-		{nil, "warren"},
-	} {
-		if got := processLabel(tc.argv); got != tc.want {
-			t.Errorf("processLabel(%q) = %q, want %q", tc.argv, got, tc.want)
-		}
-	}
-}
-
 // Two cores over one data directory, as the window and `warren tool call`:
 // the CLI's delete_file waits for an answer the window gives.
 func TestApprovalsAcrossCores(t *testing.T) {
@@ -98,7 +75,7 @@ func TestApprovalsAcrossCores(t *testing.T) {
 		}()
 		req := waitApproval(t, evs)
 		if req.Tool != "delete_file" || !strings.Contains(req.Summary, name) || req.Origin == nil ||
-			req.Origin.PID != os.Getpid() || req.Origin.Process != processLabel(os.Args) {
+			req.Origin.PID != os.Getpid() || req.Origin.Process != filepath.Base(os.Args[0]) {
 			t.Fatalf("request as the window sees it: %+v origin %+v", req, req.Origin)
 		}
 		if !window.Approvals().Answer(req.ID, d) {

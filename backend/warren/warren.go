@@ -43,6 +43,10 @@ type Options struct {
 	// AnnounceDebounce overrides how long finished subagents wait for their
 	// siblings before being announced to the parent (default 1 s).
 	AnnounceDebounce time.Duration
+	// Process names this process in the approval requests other Warren
+	// processes show ("Warren window", "warren mcp serve"); empty means the
+	// program's file name.
+	Process string
 }
 
 // Warren is the running core.
