@@ -22,6 +22,9 @@ func TestClipNeverSplitsACharacter(t *testing.T) {
 			t.Errorf("Clip(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
 		}
 	}
+	if got := FirstLine("héllo\nworld", 2); got != "h…" {
+		t.Errorf("FirstLine = %q", got)
+	}
 	if got := OneLine("a\n\tb   c\n", 80); got != "a b c" {
 		t.Errorf("OneLine = %q", got)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/warren-dev/warren/backend/llm"
 	"github.com/warren-dev/warren/backend/sessions"
+	"github.com/warren-dev/warren/tools"
 )
 
 // SummaryPrefix starts the system message that stands in for summarised turns.
@@ -109,16 +110,16 @@ func renderTranscript(previous *llm.Message, msgs []llm.Message, maxBytes int) s
 	for _, m := range msgs {
 		switch m.Role {
 		case llm.RoleTool:
-			fmt.Fprintf(&b, "[result of %s]\n%s\n\n", m.Name, clip(m.Content, maxTranscriptMessage))
+			fmt.Fprintf(&b, "[result of %s]\n%s\n\n", m.Name, tools.Clip(m.Content, maxTranscriptMessage))
 		case llm.RoleAssistant:
 			if m.Content != "" {
-				fmt.Fprintf(&b, "[assistant]\n%s\n\n", clip(m.Content, maxTranscriptMessage))
+				fmt.Fprintf(&b, "[assistant]\n%s\n\n", tools.Clip(m.Content, maxTranscriptMessage))
 			}
 			for _, tc := range m.ToolCalls {
-				fmt.Fprintf(&b, "[assistant called %s] %s\n\n", tc.Name, clip(tc.Arguments, maxTranscriptMessage/4))
+				fmt.Fprintf(&b, "[assistant called %s] %s\n\n", tc.Name, tools.Clip(tc.Arguments, maxTranscriptMessage/4))
 			}
 		default:
-			fmt.Fprintf(&b, "[%s]\n%s\n\n", m.Role, clip(m.Content, maxTranscriptMessage))
+			fmt.Fprintf(&b, "[%s]\n%s\n\n", m.Role, tools.Clip(m.Content, maxTranscriptMessage))
 		}
 	}
 	s := strings.TrimSpace(b.String())
@@ -129,11 +130,4 @@ func renderTranscript(previous *llm.Message, msgs []llm.Message, maxBytes int) s
 	head, tail := []rune(s[:half]), []rune(s[len(s)-half:])
 	// Cutting bytes may split a rune; dropping one edge rune each side keeps both halves valid text.
 	return string(head[:max(len(head)-1, 0)]) + fmt.Sprintf("\n\n[… %d bytes omitted …]\n\n", len(s)-2*half) + string(tail[min(1, len(tail)):])
-}
-
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }

@@ -7,7 +7,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
-	"unicode/utf8"
+
+	"github.com/warren-dev/warren/tools"
 )
 
 // RunFunc runs one job (usually an agent turn with the job's prompt) and
@@ -163,7 +164,7 @@ func (s *Scheduler) start(ctx context.Context, wg *sync.WaitGroup, j Job, now ti
 		// Record even when ctx was cancelled (Warren shutting down).
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		rec := RunRecord{At: now, Status: status, Result: clip(result, maxResult), Session: session, NextRun: next}
+		rec := RunRecord{At: now, Status: status, Result: tools.Clip(result, maxResult), Session: session, NextRun: next}
 		if rerr := s.store.RecordRun(rctx, j.ID, rec); rerr != nil && !errors.Is(rerr, ErrNotFound) {
 			s.log.Error("cron: cannot record run", "job", j.ID, "err", rerr)
 		}
@@ -182,14 +183,4 @@ func (s *Scheduler) safeRun(ctx context.Context, j Job) (result, session string,
 		}
 	}()
 	return s.run(ctx, j)
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -71,22 +71,12 @@ func (m *Manager) bridge(srv Server, t mcp.Tool) (*bridged, error) {
 	return &bridged{m: m, server: srv.Name, tool: t.Name, deferred: srv.Deferred, info: tools.Info{
 		Name:            ToolName(srv.Prefix(), t.Name),
 		Group:           policy.MCPGroup(srv.Name),
-		Description:     fmt.Sprintf("[MCP %s] %s", srv.Name, firstLine(desc)),
+		Description:     fmt.Sprintf("[MCP %s] %s", srv.Name, tools.FirstLine(desc, 300)),
 		LongDescription: desc,
 		Schema:          schema,
 		Danger:          DangerOf(t.Annotations),
 		Class:           tools.ClassStatic,
 	}}, nil
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return s
 }
 
 // DangerOf maps a tool's own hints to a danger level; they are hints, so an

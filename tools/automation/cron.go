@@ -106,7 +106,7 @@ func describe(j cron.Job) string {
 	if !j.LastRun.IsZero() {
 		s += fmt.Sprintf(" last_run=%s last_status=%s", j.LastRun.Local().Format(time.RFC3339), j.LastStatus)
 		if r := strings.Join(strings.Fields(j.LastResult), " "); r != "" {
-			s += fmt.Sprintf(" last_result=%q", clip(r, 200))
+			s += fmt.Sprintf(" last_result=%q", tools.Clip(r, 200))
 		}
 	}
 	return s + fmt.Sprintf(" prompt=%q", j.Prompt)

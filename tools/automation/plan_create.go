@@ -70,7 +70,7 @@ func newPlanCreate(d Deps) (tools.Tool, error) {
 		}
 		plan, perr := parsePlan(out)
 		if perr != nil { // one repair round: show the model its mistake
-			repair := fmt.Sprintf("%s\n\nYour previous reply was invalid (%v):\n%s\n\nReply again with the JSON only.", user, perr, clip(out, 2000))
+			repair := fmt.Sprintf("%s\n\nYour previous reply was invalid (%v):\n%s\n\nReply again with the JSON only.", user, perr, tools.Clip(out, 2000))
 			if out, err = d.Completer.Complete(ctx, system, repair); err != nil {
 				return tools.Errorf(tools.CodeExecution, "plan_create: model call failed: %v", err), nil
 			}
@@ -117,12 +117,4 @@ func parsePlan(out string) (Plan, error) {
 	}
 	plan.Warnings = nil
 	return plan, nil
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

@@ -190,13 +190,13 @@ func semanticMatch(ctx context.Context, c Completer, open []TodoEntry, query str
 	}
 	i, j := strings.Index(out, "{"), strings.LastIndex(out, "}")
 	if i < 0 || j < i {
-		return nil, fmt.Errorf("no JSON object in %q", clip(out, 200))
+		return nil, fmt.Errorf("no JSON object in %q", tools.Clip(out, 200))
 	}
 	var resp struct {
 		Matches *[]int `json:"matches"`
 	}
 	if err := json.Unmarshal([]byte(out[i:j+1]), &resp); err != nil || resp.Matches == nil {
-		return nil, fmt.Errorf("want {\"matches\":[...]}, got %q", clip(out, 200))
+		return nil, fmt.Errorf("want {\"matches\":[...]}, got %q", tools.Clip(out, 200))
 	}
 	seen := map[int]bool{}
 	var hits []int

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"unicode/utf8"
 
 	"github.com/warren-dev/warren/policy/paths"
 	"github.com/warren-dev/warren/tools"
@@ -127,15 +126,6 @@ func entryName(res paths.Resolved, sub string) string {
 }
 
 // cutUTF8 shortens s to at most n bytes without splitting a rune.
-func cutUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
 
 func humanBytes(n int64) string {
 	switch {

@@ -85,7 +85,7 @@ func sliceLines(name, content string, start, end int) tools.Result {
 	for _, line := range lines[start-1 : end] {
 		if b.Len()+len(line) > maxReadOutput {
 			if last < start { // one huge first line: show its head
-				b.WriteString(cutUTF8(line, maxReadOutput))
+				b.WriteString(tools.CutUTF8(line, maxReadOutput))
 				b.WriteString("\n")
 			}
 			break

@@ -145,7 +145,7 @@ func grepFile(file string, re *regexp.Regexp, limit int) []string {
 		}
 		text := strings.TrimRight(string(line), "\r")
 		if len(text) > maxMatchLine {
-			text = cutUTF8(text, maxMatchLine) + "…"
+			text = tools.CutUTF8(text, maxMatchLine) + "…"
 		}
 		out = append(out, fmt.Sprintf("%d: %s", n, text))
 	}

@@ -93,7 +93,7 @@ func search(all []tools.Info, query string, limit int) tools.Result {
 	}
 	b.WriteString(". Load the ones you need with tool_search {\"load\": [names]}.\n")
 	for _, h := range hits {
-		fmt.Fprintf(&b, "- %s: %s\n", h.info.Name, oneLine(h.info.Description))
+		fmt.Fprintf(&b, "- %s: %s\n", h.info.Name, tools.FirstLine(h.info.Description, 157))
 	}
 	return tools.Text(strings.TrimRight(b.String(), "\n"))
 }
@@ -136,9 +136,4 @@ func load(ctx context.Context, c Catalog, all []tools.Info, names []string) (too
 		msg += fmt.Sprintf("\nNot found: %s.", strings.Join(unknown, ", "))
 	}
 	return tools.Text(msg), nil
-}
-
-func oneLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	return tools.Clip(s, 157)
 }

@@ -34,11 +34,3 @@ func Tools(d Deps) ([]tools.Tool, error) {
 	}
 	return out, nil
 }
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
-}

@@ -63,10 +63,10 @@ func render(msgs []sessions.Message) string {
 			fmt.Fprintf(&b, "[%s]", m.Role)
 		}
 		if c := strings.TrimSpace(m.Content); c != "" {
-			b.WriteString(" " + clip(c, maxMessageChars))
+			b.WriteString(" " + tools.Clip(c, maxMessageChars))
 		}
 		for _, tc := range m.ToolCalls {
-			fmt.Fprintf(&b, "\n  → call %s(%s) id=%s", tc.Name, clip(tc.Arguments, maxArgsChars), tc.ID)
+			fmt.Fprintf(&b, "\n  → call %s(%s) id=%s", tc.Name, tools.Clip(tc.Arguments, maxArgsChars), tc.ID)
 		}
 		blocks[i] = b.String()
 	}
@@ -77,7 +77,7 @@ func render(msgs []sessions.Message) string {
 	}
 	if start == len(blocks) { // even the newest is too long: show it clipped
 		start = len(blocks) - 1
-		blocks[start] = clip(blocks[start], maxHistoryChars)
+		blocks[start] = tools.Clip(blocks[start], maxHistoryChars)
 	}
 	out := strings.Join(blocks[start:], "\n")
 	if start > 0 {

@@ -38,7 +38,7 @@ func newList(d Deps) (tools.Tool, error) {
 		var b strings.Builder
 		for _, s := range ss {
 			fmt.Fprintf(&b, "%s agent=%s status=%s updated=%s tokens=%d title=%q\n",
-				s.ID, s.Agent, s.Status, s.Updated, s.PromptTokens+s.CompletionTokens, clip(s.Title, 80))
+				s.ID, s.Agent, s.Status, s.Updated, s.PromptTokens+s.CompletionTokens, tools.Clip(s.Title, 80))
 		}
 		return tools.Text(strings.TrimSpace(b.String())), nil
 	})
