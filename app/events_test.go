@@ -13,19 +13,8 @@ import (
 	"github.com/warren-dev/warren/backend/llm/llmtest"
 	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/backend/warren"
+	"github.com/warren-dev/warren/tools/messaging"
 )
-
-// userMessage is the "message.user" payload contract the UI types as
-// UserMessage (frontend/src/lib/types.ts).
-type userMessage struct {
-	ID      string    `json:"id"`
-	Agent   string    `json:"agent"`
-	Session string    `json:"session"`
-	Title   string    `json:"title"`
-	Text    string    `json:"text"`
-	Level   string    `json:"level"`
-	At      time.Time `json:"at"`
-}
 
 // wireEvents records what reaches the UI as JSON, the way Wails sends it.
 type wireEvents struct {
@@ -99,7 +88,7 @@ func TestDispatchRoutesTopicsToUIEvents(t *testing.T) {
 	bus := core.Bus()
 	bus.Publish(events.Event{Topic: "subagent.started", Payload: agent.Task{ID: "sub-1", Label: "research", Task: "Find X",
 		Parent: "sess-1", Agent: "default", Depth: 1, Status: agent.TaskRunning, Started: started}})
-	bus.Publish(events.Event{Topic: "message.user", Payload: userMessage{ID: "msg-1", Agent: "default", Session: "sess-1",
+	bus.Publish(events.Event{Topic: messaging.TopicUserMessage, Payload: messaging.Message{ID: "msg-1", Agent: "default", Session: "sess-1",
 		Title: "Backup finished", Text: "All 3 folders copied.", Level: "success", At: started}})
 	bus.Publish(events.Event{Topic: events.TopicToolStart, Payload: map[string]any{"tool": "read_file"}})
 	bus.Publish(events.Event{Topic: "subagent.done", Payload: agent.Task{ID: "sub-1", Parent: "sess-1", Status: agent.TaskCompleted,

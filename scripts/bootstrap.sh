@@ -74,7 +74,7 @@ fi
 
 # --- real MCP servers the tests run against -----------------------------------
 stamp=backend/mcp/testdata/servers/node_modules/.package-lock.json
-if [[ -f $stamp && $stamp -nt backend/mcp/testdata/servers/package.json ]]; then
+if [[ -f $stamp && $stamp -nt backend/mcp/testdata/servers/package.json && $stamp -nt backend/mcp/testdata/servers/package-lock.json ]]; then
   say "MCP test servers: up to date"
 else
   say "npm install (backend/mcp/testdata/servers: MCP test servers)"

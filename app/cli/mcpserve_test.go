@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -195,14 +196,16 @@ func stdioClient(t *testing.T, bin string) {
 		stop, err := c.ListenAsync(ctx, mcp.SubscriptionFilter{ToolsListChanged: true}, func(err error) { t.Errorf("listen: %v", err) })
 		check(t, err)
 		defer stop()
-		time.Sleep(100 * time.Millisecond)
 	}
-	check(t, core.SaveCustomTool(ctx, custom.Definition{
-		Name: "greet", Description: "Greets someone", Enabled: true, Command: `echo hello {{.who}}`,
-		Parameters: json.RawMessage(`{"type":"object","properties":{"who":{"type":"string"}},"required":["who"]}`),
-	}))
+	// A change made before the subscription took hold is not announced, so
+	// change the tool list (from this other process) until a notice arrives.
 	deadline := time.Now().Add(15 * time.Second)
-	for {
+	for edit := 1; ; edit++ {
+		check(t, core.SaveCustomTool(ctx, custom.Definition{
+			Name: "greet", Description: fmt.Sprintf("Greets someone (edit %d)", edit), Enabled: true, Command: `echo hello {{.who}}`,
+			Parameters: json.RawMessage(`{"type":"object","properties":{"who":{"type":"string"}},"required":["who"]}`),
+		}))
+		time.Sleep(250 * time.Millisecond) // the other process reloads custom tools every second
 		mu.Lock()
 		n := changed
 		mu.Unlock()
@@ -212,7 +215,6 @@ func stdioClient(t *testing.T, bin string) {
 		if time.Now().After(deadline) {
 			t.Fatal("no tools/list_changed after a custom tool was added in another process")
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 	if names := listNames(t, c); !slices.Contains(names, "greet") {
 		t.Fatalf("greet not listed: %v", names)

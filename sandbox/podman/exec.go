@@ -150,6 +150,4 @@ func containerDir(workspace, dir string) (string, error) {
 	return "", fmt.Errorf("working directory %s is outside the sandbox workspace %s", dir, workspace)
 }
 
-func underWorkspace(p string) bool {
-	return p == workspaceDir || strings.HasPrefix(p, workspaceDir+"/")
-}
+func underWorkspace(p string) bool { return within(workspaceDir, p) }

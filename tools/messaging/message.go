@@ -1,6 +1,7 @@
 package messaging
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	_ "embed"
@@ -33,17 +34,12 @@ func newMessage(d Deps) (tools.Tool, error) {
 		Description: "Send a message to the user's desktop: shown in the conversation and as an OS notification.",
 	}, func(ctx context.Context, p MessageParams) (tools.Result, error) {
 		text, title := strings.TrimSpace(p.Text), strings.TrimSpace(p.Title)
-		level := strings.TrimSpace(p.Level)
-		if level == "" {
-			level = LevelInfo
-		}
+		level := cmp.Or(p.Level, LevelInfo) // the schema's enum allows only the four levels
 		switch {
 		case text == "":
 			return tools.Errorf(tools.CodeValidation, "text is required"), nil
 		case len(text) > maxText:
 			return tools.Errorf(tools.CodeValidation, "text is %d bytes; keep a message under %d", len(text), maxText), nil
-		case level != LevelInfo && level != LevelSuccess && level != LevelWarning && level != LevelError:
-			return tools.Errorf(tools.CodeValidation, "level %q: use info, success, warning or error", p.Level), nil
 		}
 		cc := tools.CallContextFrom(ctx)
 		m := Message{ID: newID(), Agent: cc.Agent, Session: cc.SandboxKey, Title: title, Text: text, Level: level, At: d.Now().UTC()}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -384,10 +385,18 @@ func TestStdio(t *testing.T) {
 		must(t, err)
 		defer stop()
 	}
-	time.Sleep(100 * time.Millisecond) // let the subscription settle
-	must(t, core.SaveCustomTool(ctx, greetTool()))
+	// A change made before the subscription took hold is not announced, so
+	// change the tool list until a notice arrives.
+	edits := 0
 	waitFor(t, "tools/list_changed over stdio", func() bool {
-		return notes.count(string(mcp.MethodNotificationToolsListChanged)) > 0
+		if notes.count(string(mcp.MethodNotificationToolsListChanged)) > 0 {
+			return true
+		}
+		edits++
+		g := greetTool()
+		g.Description = fmt.Sprintf("Greets someone (edit %d)", edits)
+		must(t, core.SaveCustomTool(ctx, g))
+		return false
 	})
 	_ = clientOut.Close() // EOF ends the server
 	if err := <-done; err != nil {
