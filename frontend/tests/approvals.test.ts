@@ -1,6 +1,6 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import App from '../src/App.svelte';
 import {
   applyApprovalEvent,
@@ -10,7 +10,9 @@ import {
   secondsLeft,
   shellLine,
 } from '../src/lib/approvals';
-import { fakeApi, makeRequest } from './fakeApi';
+import { fakeApi, freezeClock, makeRequest } from './fakeApi';
+
+afterEach(() => vi.useRealTimers());
 
 function badge(): string | null {
   return document.querySelector('[data-testid="badge-approvals"]')?.textContent ?? null;
@@ -67,6 +69,7 @@ describe('approval helpers', () => {
 
 describe('approvals panel', () => {
   it('renders the pending queue with command, cwd, agent, reason and a countdown', async () => {
+    freezeClock();
     const api = fakeApi();
     api.state.pending.push(makeRequest({ summary: 'exec rm -rf build', commands: [['rm', '-rf', 'build']], tool: 'exec' }));
     await renderApp(api);
@@ -78,7 +81,7 @@ describe('approvals panel', () => {
     expect(card.textContent).toContain('/home/me/.warren/workspace');
     expect(card.textContent).toContain('default');
     expect(within(card).getByTestId('request-reason').textContent).toBe('delete_file is dangerous and requires confirmation');
-    expect(card.textContent).toMatch(/[12]:\d\d left/);
+    expect(card.textContent).toContain('2:00 left'); // makeRequest: two minutes to answer
     expect(card.textContent).toContain('rm -rf build'); // what "always" would store
     expect(within(card).getByRole('button', { name: /Allow once/ })).toBeTruthy();
     expect(within(card).getByRole('button', { name: /Always allow/ })).toBeTruthy();
@@ -166,13 +169,14 @@ describe('approvals panel', () => {
   });
 
   it('shows a toast on the Tools screen when a request arrives, and Review opens the queue', async () => {
+    freezeClock();
     const { api, user } = await renderApp(fakeApi(), 'tools');
     expect(screen.queryByTestId('approval-toast')).toBeNull();
     const req = api.request({ summary: 'delete_file {"path":"notes.txt"}' });
     const toast = await screen.findByTestId('approval-toast');
     expect(toast.textContent).toContain('Approval needed: delete_file');
     expect(toast.textContent).toContain('delete_file {"path":"notes.txt"}');
-    expect(toast.textContent).toMatch(/agent default · [12]:\d\d left/);
+    expect(toast.textContent).toContain('agent default · 2:00 left');
     await user.click(within(toast).getByRole('button', { name: 'Review' }));
     expect(screen.getByRole('tab', { name: /Approvals/ }).getAttribute('aria-selected')).toBe('true');
     expect(screen.queryByTestId('approval-toast')).toBeNull();

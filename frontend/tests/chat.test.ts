@@ -222,6 +222,17 @@ describe('chat panel', () => {
     expect(screen.queryByTestId('chat-error')).toBeNull();
   });
 
+  it('shows a failed load in the error banner, and Retry loads again', async () => {
+    const api = fakeApi();
+    api.sessions.mockRejectedValueOnce('database is locked');
+    const { user } = await renderChat(api);
+    const banner = await screen.findByTestId('error-banner');
+    expect(banner.textContent).toContain('Sessions("default"): database is locked');
+    await user.click(within(banner).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.queryByTestId('error-banner')).toBeNull());
+    expect(api.sessions).toHaveBeenCalledTimes(2);
+  });
+
   it('a rejected SendMessage shows the banner without a settings button for other errors', async () => {
     const api = fakeApi();
     api.sendMessage.mockRejectedValueOnce('empty message');

@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import SettingsPanel from '../src/components/SettingsPanel.svelte';
-import { contextDrafts, fileMarker, moveIndex, scopeNote } from '../src/lib/contextFiles';
+import { contextDrafts, fileMarker, scopeNote } from '../src/lib/contextFiles';
 import type { ContextFileView } from '../src/lib/types';
 import { fakeApi, makeAgent } from './fakeApi';
 
@@ -37,14 +37,6 @@ describe('context file helpers', () => {
     expect(fileMarker(view({ exists: true, content: 'x' }))).toBe('set');
     expect(fileMarker(view({ exists: true, content: ' \n' }))).toBe('empty');
     expect(fileMarker(view({ exists: true, content: 'x', template: true }))).toBe('template');
-  });
-
-  it('moves through the list with arrows, Home and End, wrapping', () => {
-    expect(moveIndex('ArrowDown', 5, 6)).toBe(0);
-    expect(moveIndex('ArrowUp', 0, 6)).toBe(5);
-    expect(moveIndex('Home', 3, 6)).toBe(0);
-    expect(moveIndex('End', 0, 6)).toBe(5);
-    expect(moveIndex('a', 0, 6)).toBeNull();
   });
 
   it('says whose the file is', () => {
@@ -202,7 +194,7 @@ describe('context files editor', () => {
     await user.click(within(editor).getByRole('button', { name: 'Save SOUL.md' }));
     expect((await within(editor).findByRole('status')).textContent).toContain('Removed SOUL.md.');
     expect(tab('SOUL.md').dataset.marker).toBe('missing');
-    expect(api.state.contextFiles.default['SOUL.md']).toBeUndefined();
+    expect(api.saveAgentContextFile).toHaveBeenCalledWith('default', 'SOUL.md', '');
   });
 
   it('moves between files with the keyboard and opens one with Enter', async () => {

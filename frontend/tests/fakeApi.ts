@@ -434,7 +434,7 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
       state.agents = [...state.agents.filter((x) => x.key !== a.key), structuredClone(a)];
     }),
     deleteAgent: vi.fn(async (key: string) => {
-      if (key === 'default') throw 'the default agent cannot be deleted';
+      if (key === 'default') throw 'the default agent cannot be removed';
       state.agents = state.agents.filter((a) => a.key !== key);
     }),
     agentContextFiles: vi.fn(async (agent: string): Promise<ContextFileView[]> => {

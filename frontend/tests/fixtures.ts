@@ -2,6 +2,7 @@
 // custom tools, agents, schedules, subagents, messages and MCP grant
 // overrides, shaped like what the Go side returns. fakeApi.ts serves them
 // through an in-memory WarrenApi.
+import { vi } from 'vitest';
 import type {
   Agent,
   ApprovalRequest,
@@ -14,6 +15,19 @@ import type {
   ToolInfo,
   UserMessage,
 } from '../src/lib/types';
+
+/** The "now" of tests whose text depends on the time (countdowns, "1 h ago"). */
+export const FIXED_NOW = new Date('2026-03-02T08:30:00Z');
+
+/**
+ * Stops the clock at `at` until vi.useRealTimers(): only Date is faked, so
+ * timers, waitFor and user events still run, while text computed from "now"
+ * no longer depends on how long the test has taken.
+ */
+export function freezeClock(at = FIXED_NOW) {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(at);
+}
 
 type Base = Omit<ToolInfo, 'allowed' | 'reason'>;
 

@@ -8,7 +8,6 @@ import {
   nextAttemptText,
   splitCommandLine,
   target,
-  timeOrNull,
   toDraft,
   validateDraft,
   type McpDraft,
@@ -67,12 +66,6 @@ describe('status in words', () => {
     expect(isOlder(b, a)).toBe(false);
     expect(isOlder(eventStamp('2026-11-21T09:14:29+01:00'), eventStamp('2026-11-21T08:14:29.5Z'))).toBe(true);
     expect(eventStamp('2026-11-21T08:14:29Z')).toEqual([Date.parse('2026-11-21T08:14:29Z'), 0]);
-  });
-
-  it("treats Go's zero time as none", () => {
-    expect(timeOrNull('0001-01-01T00:00:00Z')).toBeNull();
-    expect(timeOrNull(undefined)).toBeNull();
-    expect(timeOrNull('2026-03-02T08:30:00Z')?.getTime()).toBe(NOW.getTime());
   });
 
   it('shows what a server runs, quoted like a shell', () => {

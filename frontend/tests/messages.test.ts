@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import App from '../src/App.svelte';
 import ChatPanel from '../src/components/ChatPanel.svelte';
 import MessageToasts from '../src/components/MessageToasts.svelte';
-import { itemsFromHistory } from '../src/lib/chat';
+import { addNotice, emptyTranscript, itemsFromHistory } from '../src/lib/chat';
 import type { ChatMessage } from '../src/lib/types';
 import { fakeApi, makeMessage } from './fakeApi';
 
@@ -31,6 +31,40 @@ describe('messages in the transcript', () => {
       'assistant:Done.',
       'notice:Later|After everything.',
     ]);
+  });
+});
+
+describe('live messages already in the history', () => {
+  const notification = (content: string): ChatMessage => ({ id: 2, role: 'assistant', content, name: 'message', kind: 'notification', created: '2026-03-02T09:00:05.000Z' });
+  const notices = (msgs: ChatMessage[], live: ReturnType<typeof makeMessage>[]) =>
+    itemsFromHistory(msgs, live).flatMap((i) => (i.kind === 'notice' ? [`${i.message.title}|${i.message.text}`] : []));
+
+  it('are matched on the whole stored message, title and text', () => {
+    const stored = [notification('**Backup finished**\n\nAll 3 folders were copied. OK')];
+    // A short text the stored one merely contains is another message.
+    expect(notices(stored, [makeMessage({ id: 'm1', title: 'Status', text: 'OK', at: '2026-03-02T09:10:00.000Z' })])).toEqual([
+      'Backup finished|All 3 folders were copied. OK',
+      'Status|OK',
+    ]);
+    // The same text under another title, too.
+    expect(notices(stored, [makeMessage({ id: 'm1', title: 'Other', text: 'All 3 folders were copied. OK' })])).toHaveLength(2);
+    // The message itself is not shown twice; nor one stored without a title.
+    expect(notices(stored, [makeMessage({ id: 'm1', title: 'Backup finished', text: 'All 3 folders were copied. OK' })])).toHaveLength(1);
+    expect(notices([notification('Done.')], [makeMessage({ id: 'm1', title: '', text: 'Done.' })])).toEqual(['|Done.']);
+  });
+
+  it('keep a notice without text, whatever the history holds', () => {
+    const live = [makeMessage({ id: 'm1', title: 'Heads up', text: '', at: '2026-03-02T09:10:00.000Z' })];
+    expect(notices([notification('**Backup finished**\n\nAll done.')], live)).toEqual(['Backup finished|All done.', 'Heads up|']);
+  });
+
+  it('a notice on screen is added again only when it differs', () => {
+    const t = emptyTranscript('sess-1');
+    addNotice(t, makeMessage({ id: 'm1', title: 'Backup finished', text: 'All 3 folders were copied. OK' }));
+    addNotice(t, makeMessage({ id: 'm2', title: 'Backup finished', text: 'All 3 folders were copied. OK' })); // the stored copy of m1
+    addNotice(t, makeMessage({ id: 'm3', title: 'Status', text: 'OK' }));
+    addNotice(t, makeMessage({ id: 'm1', title: 'Backup finished', text: 'All 3 folders were copied. OK' }));
+    expect(t.items.map((i) => (i.kind === 'notice' ? i.message.id : i.kind))).toEqual(['m1', 'm3']);
   });
 });
 

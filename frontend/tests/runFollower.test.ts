@@ -3,14 +3,14 @@ import { RunFollower, emptyTranscript, type Transcript } from '../src/lib/chat';
 import type { AgentEvent } from '../src/lib/types';
 
 function setup(session = 's1') {
-  let t: Transcript = emptyTranscript(session);
+  const t = emptyTranscript(session);
   const calls = { adopt: 0, end: 0 };
   const f = new RunFollower({
     transcript: () => t,
     onadopt: () => calls.adopt++,
     onend: () => calls.end++,
   });
-  return { f, calls, get t() { return t; }, replace: (n: Transcript) => { t = n; } };
+  return { f, calls, t };
 }
 
 const ev = (run_id: string, seq: number, kind: AgentEvent['kind'], extra: Partial<AgentEvent> = {}): AgentEvent =>

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import SandboxPanel from '../src/components/SandboxPanel.svelte';
 import { customToolFromWire, customToolToWire, wailsApi } from '../src/lib/api';
-import { HOST_HEADLINE, PODMAN_HEADLINE, formatIdle, whereCommandsRun } from '../src/lib/sandbox';
+import { HOST_HEADLINE, PODMAN_HEADLINE, whereCommandsRun } from '../src/lib/sandbox';
 import { fakeApi, sandboxStatus } from './fakeApi';
 
 function renderPanel(api = fakeApi(), props: { active?: boolean; refreshMs?: number } = {}) {
@@ -21,14 +21,6 @@ describe('sandbox helpers', () => {
     [{ rootless: false }, 'caution', 'Commands run in Podman containers (rootful)'],
   ])('%j → %s', (over, tone, headline) => {
     expect(whereCommandsRun(sandboxStatus(over))).toMatchObject({ tone, headline });
-  });
-
-  it('formats idle times', () => {
-    expect(formatIdle(59)).toBe('59 s');
-    expect(formatIdle(125)).toBe('2 min 5 s');
-    expect(formatIdle(120)).toBe('2 min');
-    expect(formatIdle(7300)).toBe('2 h 1 min');
-    expect(formatIdle(undefined)).toBe('');
   });
 });
 

@@ -97,9 +97,9 @@ function findCall(t: Transcript, id: string, name: string): ToolCallView | undef
   return undefined;
 }
 
-/** Adds m as a notice (in place) unless t already shows it, by id or by its text. */
+/** Adds m as a notice (in place) unless t already shows it, by id or by its title and text. */
 export function addNotice(t: Transcript, m: UserMessage) {
-  const shown = t.items.some((i) => i.kind === 'notice' && (i.message.id === m.id || (!!m.text && i.message.text.includes(m.text))));
+  const shown = t.items.some((i) => i.kind === 'notice' && (i.message.id === m.id || (!!m.text && i.message.text === m.text && i.message.title === m.title)));
   if (!shown) t.items.push({ kind: 'notice', message: m });
 }
 
@@ -123,8 +123,8 @@ export function finishCalls(t: Transcript) {
 export function itemsFromHistory(msgs: ChatMessage[], notices: UserMessage[] = []): ChatItem[] {
   const items: ChatItem[] = [];
   const byId = new Map<string, ToolCallView>();
-  const stored = msgs.filter((m) => m.kind === 'notification').map((m) => m.content);
-  const pending = notices.filter((n) => !stored.some((c) => c.includes(n.text)));
+  const stored = new Set(msgs.filter((m) => m.kind === 'notification').map((m) => m.content));
+  const pending = notices.filter((n) => !(n.text && stored.has(storedContent(n))));
   for (const m of msgs) {
     const at = Date.parse(m.created);
     while (pending.length && !Number.isNaN(at) && Date.parse(pending[0].at) < at) items.push({ kind: 'notice', message: pending.shift()! });
@@ -151,6 +151,11 @@ export function itemsFromHistory(msgs: ChatMessage[], notices: UserMessage[] = [
   }
   for (const n of pending) items.push({ kind: 'notice', message: n });
   return items;
+}
+
+/** What the message tool (tools/messaging) stores for m: "**Title**\n\ntext", or the text alone. */
+function storedContent(m: UserMessage): string {
+  return m.title ? `**${m.title}**\n\n${m.text}` : m.text;
 }
 
 /** A stored notification or announcement as a notice; the message tool stores "**Title**\n\ntext". */

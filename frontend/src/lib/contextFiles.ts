@@ -34,23 +34,6 @@ export function routingNote(type: Agent['type']): string {
     : 'Open agent: every file is kept per user; a user without a copy reads the agent-level template.';
 }
 
-/** Moves within a list of n items for a navigation key; null for other keys. */
-export function moveIndex(key: string, i: number, n: number): number | null {
-  switch (key) {
-    case 'ArrowDown':
-    case 'ArrowRight':
-      return (i + 1) % n;
-    case 'ArrowUp':
-    case 'ArrowLeft':
-      return (i - 1 + n) % n;
-    case 'Home':
-      return 0;
-    case 'End':
-      return n - 1;
-  }
-  return null;
-}
-
 /** An unsaved edit: the text typed and the stored content it started from. */
 export interface Draft {
   text: string;

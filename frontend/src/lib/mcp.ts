@@ -2,6 +2,7 @@
 // draft and its validation (the rules of backend/mcp's Server.Validate, so
 // mistakes show before a round trip), and import reports. Grants and their
 // overrides are in mcpGrants.ts.
+import { timeOrNull } from './time';
 import type { McpAgentConnection, McpImportReport, McpServer, McpState, McpStatus, McpTransport } from './types';
 
 /** Server names and tool prefixes become part of tool names: mcp_{prefix}_{tool}. */
@@ -26,13 +27,6 @@ export interface StatusView {
   tone: Tone;
   /** Lines under the badge: the retry schedule, the warning, the last error. */
   detail: string[];
-}
-
-/** A Go time as a Date; absent, unparsable and Go's zero time (year 1) are null. */
-export function timeOrNull(s: string | undefined | null): Date | null {
-  if (!s || s.startsWith('0001-')) return null;
-  const t = new Date(s);
-  return Number.isNaN(t.getTime()) ? null : t;
 }
 
 /** "next attempt 3/10 in 8 s" while a server waits to reconnect. */
@@ -108,17 +102,6 @@ export const isRunning = (st: McpStatus) => st.state !== 'stopped';
 export function latencyText(ms: number | undefined): string {
   if (ms === undefined || ms <= 0) return '';
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
-}
-
-/** "12 s ago", "4 min ago", "2 h ago". */
-export function ago(iso: string | undefined, now: Date): string {
-  const t = timeOrNull(iso);
-  if (!t) return '';
-  const s = Math.max(0, Math.round((now.getTime() - t.getTime()) / 1000));
-  if (s < 3) return 'just now';
-  if (s < 60) return `${s} s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  return `${Math.floor(s / 3600)} h ago`;
 }
 
 /** What a server runs or reaches: its command line or URL. */
@@ -390,5 +373,3 @@ export function importSummary(r: McpImportReport): string {
   const s = parts.join('; ');
   return `${s[0].toUpperCase()}${s.slice(1)}.`;
 }
-
-export const plural = (k: number, one: string, many = `${one}s`) => `${k} ${k === 1 ? one : many}`;

@@ -49,16 +49,6 @@ export function whereCommandsRun(s: SandboxStatus): Verdict {
   };
 }
 
-/** 59 → "59 s", 125 → "2 min 5 s", 7300 → "2 h 1 min". */
-export function formatIdle(seconds: number | undefined): string {
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) return '';
-  const s = Math.floor(seconds);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
-  const m = Math.floor((s % 3600) / 60);
-  return `${Math.floor(s / 3600)} h${m ? ` ${m} min` : ''}`;
-}
-
 /** Docker-style short container id. */
 export function shortId(id: string): string {
   return id.length > 12 ? id.slice(0, 12) : id;

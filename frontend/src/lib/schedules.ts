@@ -2,40 +2,12 @@
 // expressions in words, and the backend's "field: message" errors mapped to
 // form fields. The backend parser (backend/cron) stays the authority on what
 // a schedule means; nothing here decides whether an expression is valid.
+import { DAY, HOUR, MIN, relative, timeOrNull } from './time';
 import type { CronJob, CronJobInput } from './types';
 
 export type CronField = keyof CronJobInput;
-export const CRON_FIELDS: CronField[] = ['agent', 'name', 'schedule', 'prompt'];
-
-/** A Go time as a Date; null for Go's zero time ("0001-01-01T00:00:00Z") or junk. */
-export function timeOrNull(s: string | undefined | null): Date | null {
-  if (!s) return null;
-  const d = new Date(s);
-  if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1971) return null;
-  return d;
-}
-
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
-
-/** "in 5 min", "in 2 h 10 min", "in 3 days", "5 min ago", "just now". */
-export function relative(d: Date, now: Date): string {
-  const diff = d.getTime() - now.getTime();
-  const abs = Math.abs(diff);
-  if (abs < 45_000) return diff >= 0 ? 'in under a minute' : 'just now';
-  let text: string;
-  if (abs < HOUR) text = `${Math.round(abs / MIN)} min`;
-  else if (abs < DAY) {
-    const h = Math.floor(abs / HOUR);
-    const m = Math.round((abs - h * HOUR) / MIN);
-    text = m && h < 10 ? `${h} h ${m} min` : `${Math.round(abs / HOUR)} h`;
-  } else {
-    const days = Math.round(abs / DAY);
-    text = `${days} day${days === 1 ? '' : 's'}`;
-  }
-  return diff >= 0 ? `in ${text}` : `${text} ago`;
-}
+/** The form's fields, in its order. */
+export const CRON_FIELDS: readonly CronField[] = ['agent', 'name', 'schedule', 'prompt'];
 
 const hhmm = (d: Date) => d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
 

@@ -1,5 +1,6 @@
 // Subagents of a chat session as plain data: live "subagent:event" events
 // and app.Subagents listings merge into one list per parent session.
+import { formatElapsed, timeOrNull } from './time';
 import type { SubagentTask } from './types';
 
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
@@ -29,31 +30,14 @@ function byStart(a: SubagentTask, b: SubagentTask): number {
 
 const idNumber = (id: string) => Number(/(\d+)$/.exec(id)?.[1] ?? 0);
 
-/** Go's omitzero drops "ended" while running; a zero time may still appear from older builds. */
-function endOf(t: SubagentTask): number | null {
-  if (!t.ended) return null;
-  const e = Date.parse(t.ended);
-  return Number.isNaN(e) || new Date(e).getUTCFullYear() < 1971 ? null : e;
-}
-
 /** How long it ran, or has been running by now ("" when unknown). */
 export function taskDuration(t: SubagentTask, now: number): string {
   const start = Date.parse(t.started);
   if (Number.isNaN(start)) return '';
-  const end = endOf(t) ?? (isFinished(t) ? null : now);
+  // Go's omitzero drops "ended" while running; a zero time may still come from older builds.
+  const end = timeOrNull(t.ended)?.getTime() ?? (isFinished(t) ? null : now);
   if (end === null) return '';
   return formatElapsed(Math.max(0, end - start));
-}
-
-/** 850 ms → "0.9 s", 12 s → "12 s", 125 s → "2 min 5 s", 3700 s → "1 h 1 min". */
-export function formatElapsed(ms: number): string {
-  const s = ms / 1000;
-  if (s < 0.1) return '<0.1 s';
-  if (s < 10) return `${s.toFixed(1)} s`;
-  if (s < 60) return `${Math.floor(s)} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ${Math.floor(s % 60)} s`;
-  return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
 export const STATUS_LABEL: Record<string, string> = {
