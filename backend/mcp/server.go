@@ -6,6 +6,7 @@ package mcp
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
 	"strings"
@@ -19,9 +20,9 @@ type Transport string
 
 // Transports (seed §10).
 const (
-	TransportStdio Transport = "stdio"
-	TransportSSE   Transport = "sse"
-	TransportHTTP  Transport = "streamable-http"
+	TransportStdio Transport = mcpconfig.TransportStdio
+	TransportSSE   Transport = mcpconfig.TransportSSE
+	TransportHTTP  Transport = mcpconfig.TransportStreamableHTTP
 )
 
 // Defaults for a server's timeouts.
@@ -122,7 +123,23 @@ func (s Server) Validate() error {
 	if s.ConnectTimeout < 0 || s.CallTimeout < 0 {
 		return fmt.Errorf("server %q: timeouts must be positive", s.Name)
 	}
-	return nil
+	// The rest of what an mcpServers file may hold (header names that are
+	// HTTP tokens, no NUL anywhere): a server saved here always exports.
+	// An empty value deletes a stored one (MergeSecrets): not part of it.
+	return mcpconfig.Validate(s.Config(nonEmpty(s.Env), nonEmpty(s.Headers)))
+}
+
+func nonEmpty(m map[string]string) map[string]string {
+	out := maps.Clone(m)
+	maps.DeleteFunc(out, func(_, v string) bool { return v == "" })
+	return out
+}
+
+// Config is the server as an mcpServers entry, with the given (plain)
+// env and header values.
+func (s Server) Config(env, headers map[string]string) mcpconfig.Server {
+	return mcpconfig.Server{Name: s.Name, Transport: string(s.Transport), Command: s.Command, Args: s.Args, Env: env,
+		Cwd: s.Cwd, URL: s.URL, Headers: headers, Disabled: !s.Enabled}
 }
 
 func validEnvName(k string) error {

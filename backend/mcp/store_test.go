@@ -182,3 +182,17 @@ func TestAccessPermits(t *testing.T) {
 		})
 	}
 }
+
+// What Save accepts, export writes: a header name that is no HTTP token
+// would make every later export fail, so it is refused at once.
+func TestSavedServersExport(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	err := f.store.Save(context.Background(), Server{Name: "odd", Transport: TransportHTTP, URL: "http://h/mcp",
+		Headers: map[string]string{"X(Y": "1"}}, ReplaceSecrets)
+	if err == nil || !strings.Contains(err.Error(), "not a valid HTTP header name") {
+		t.Fatalf("save = %v", err)
+	}
+	// An empty value deletes a stored one and is no part of the check.
+	f.save(t, Server{Name: "ok", Transport: TransportHTTP, URL: "http://h/mcp", Env: map[string]string{"OLD": ""}})
+}

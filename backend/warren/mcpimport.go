@@ -75,10 +75,7 @@ func (w *Warren) ExportMCPServers(ctx context.Context) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, mcpconfig.Server{
-			Name: s.Name, Transport: string(s.Transport), Command: s.Command, Args: s.Args, Env: env, Cwd: s.Cwd,
-			URL: s.URL, Headers: headers, Disabled: !s.Enabled,
-		})
+		out = append(out, s.Config(env, headers))
 	}
 	return mcpconfig.Export(out)
 }
