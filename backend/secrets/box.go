@@ -187,34 +187,42 @@ func storeKeychainKey(kr Keyring, marker string) ([]byte, error) {
 // place, so a process opening the data directory at the same moment sees
 // either no key file or a complete one, and exactly one key wins.
 func createKeyFile(path string) ([]byte, string, error) {
-	k := newKey()
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".master.key-*")
+	raw, _, err := CreateFileOnce(path, []byte(encodeKey(newKey())+"\n"))
 	if err != nil {
-		return nil, "", fmt.Errorf("secrets: create key file: %w", err)
+		return nil, "", fmt.Errorf("secrets: key file: %w", err)
+	}
+	k, err := decodeKey(strings.TrimSpace(string(raw)))
+	if err != nil {
+		return nil, "", fmt.Errorf("secrets: key file %s: %w", path, err)
+	}
+	return k, "file " + path, nil
+}
+
+// CreateFileOnce writes content to path (mode 0600) unless the file exists,
+// and returns what path holds: content when this call created it, else the
+// existing file's. The file appears complete or not at all (a temporary
+// file linked into place), so processes racing to create it agree on one.
+func CreateFileOnce(path string, content []byte) (stored []byte, created bool, err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
+	if err != nil {
+		return nil, false, err
 	}
 	defer func() { _ = os.Remove(tmp.Name()) }()
-	if _, err := tmp.WriteString(encodeKey(k) + "\n"); err != nil {
-		_ = tmp.Close()
-		return nil, "", fmt.Errorf("secrets: write key file: %w", err)
+	_, werr := tmp.Write(content)
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
 	}
-	if err := tmp.Close(); err != nil {
-		return nil, "", fmt.Errorf("secrets: write key file: %w", err)
+	if werr != nil {
+		return nil, false, werr
 	}
 	if err := os.Link(tmp.Name(), path); err != nil {
 		if !errors.Is(err, os.ErrExist) {
-			return nil, "", fmt.Errorf("secrets: install key file: %w", err)
+			return nil, false, err
 		}
-		// Another process won the race: use its key.
-		raw, rerr := os.ReadFile(path)
-		if rerr != nil {
-			return nil, "", fmt.Errorf("secrets: %w", rerr)
-		}
-		k, err = decodeKey(strings.TrimSpace(string(raw)))
-		if err != nil {
-			return nil, "", fmt.Errorf("secrets: key file %s: %w", path, err)
-		}
+		stored, err = os.ReadFile(path) // another process won the race: theirs
+		return stored, false, err
 	}
-	return k, "file " + path, nil
+	return content, true, nil
 }
 
 func newKey() []byte {

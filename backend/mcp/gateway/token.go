@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/warren-dev/warren/backend/secrets"
 )
 
 // EnvToken holds the HTTP bearer token when --token is not given.
@@ -36,40 +38,21 @@ func LoadOrCreateToken(dataDir string) (token, path string, created bool, err er
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return "", path, false, fmt.Errorf("create %s: %w", dataDir, err)
 	}
-	for range 2 {
-		b, rerr := os.ReadFile(path)
-		if rerr == nil {
-			if token = strings.TrimSpace(string(b)); CheckToken(token) != nil {
-				return "", path, false, fmt.Errorf("%s holds no usable token: delete it to get a new one", path)
-			}
-			// Keep it private even if someone loosened the mode.
-			if err := os.Chmod(path, 0o600); err != nil {
-				return "", path, false, fmt.Errorf("protect %s: %w", path, err)
-			}
-			return token, path, false, nil
-		}
-		if !errors.Is(rerr, fs.ErrNotExist) {
-			return "", path, false, fmt.Errorf("read %s: %w", path, rerr)
-		}
-		token = newToken()
-		f, cerr := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if errors.Is(cerr, fs.ErrExist) {
-			continue // another process created it first: use theirs
-		}
-		if cerr != nil {
-			return "", path, false, fmt.Errorf("create %s: %w", path, cerr)
-		}
-		_, werr := f.WriteString(token + "\n")
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			_ = os.Remove(path)
-			return "", path, false, fmt.Errorf("write %s: %w", path, werr)
-		}
-		return token, path, true, nil
+	b, rerr := os.ReadFile(path)
+	if errors.Is(rerr, fs.ErrNotExist) {
+		b, created, rerr = secrets.CreateFileOnce(path, []byte(newToken()+"\n"))
 	}
-	return "", path, false, fmt.Errorf("create %s: it keeps appearing and disappearing", path)
+	if rerr != nil {
+		return "", path, false, fmt.Errorf("token file %s: %w", path, rerr)
+	}
+	if token = strings.TrimSpace(string(b)); CheckToken(token) != nil {
+		return "", path, false, fmt.Errorf("%s holds no usable token: delete it to get a new one", path)
+	}
+	// Keep it private even if someone loosened the mode.
+	if err := os.Chmod(path, 0o600); err != nil {
+		return "", path, false, fmt.Errorf("protect %s: %w", path, err)
+	}
+	return token, path, created, nil
 }
 
 func newToken() string {
