@@ -7,7 +7,6 @@ import (
 
 	"github.com/warren-dev/warren/backend/mcp"
 	"github.com/warren-dev/warren/backend/warren"
-	"github.com/warren-dev/warren/policy"
 )
 
 // SaveFileDialog asks where to save a file and returns the chosen path, or
@@ -118,10 +117,7 @@ func (a *App) SetMCPToolEnabled(server, tool string, on bool) error {
 
 // MCPServerLogs returns up to lines last lines of a server's stderr log.
 func (a *App) MCPServerLogs(name string, lines int) ([]string, error) {
-	if _, err := a.core.MCP().Store().Get(a.context(), name); err != nil {
-		return nil, err
-	}
-	out, err := mcp.ReadLog(a.core.MCPLogDir(), name, max(lines, 1))
+	out, err := a.core.MCPServerLog(a.context(), name, lines)
 	if out == nil {
 		out = []string{}
 	}
@@ -226,23 +222,12 @@ type MCPAgentAccess struct {
 
 // MCPAgentAccess reports whether the active profile offers server's tools.
 func (a *App) MCPAgentAccess(server string) MCPAgentAccess {
-	entry := mcpAlsoAllowEntry(server)
-	out := MCPAgentAccess{Hint: a.core.MCPPolicyHint(a.context(), server), Profile: a.core.ActiveProfile()}
-	for _, e := range a.core.PolicyConfig().AlsoAllow {
-		if e == entry {
-			out.AlsoAllowed = true
-		}
-	}
-	return out
+	return MCPAgentAccess{Hint: a.core.MCPPolicyHint(a.context(), server), Profile: a.core.ActiveProfile(),
+		AlsoAllowed: a.core.MCPOffered(server)}
 }
 
 // SetMCPOffered adds (on) or removes the also-allow entry group:mcp:NAME
 // that offers a server's tools to agents under a profile without them.
 func (a *App) SetMCPOffered(server string, on bool) error {
-	if err := mcp.ValidateName("server name", server); err != nil {
-		return err
-	}
-	return a.core.SetAlsoAllow(a.context(), mcpAlsoAllowEntry(server), on)
+	return a.core.SetMCPOffered(a.context(), server, on)
 }
-
-func mcpAlsoAllowEntry(server string) string { return "group:" + policy.MCPGroup(server) }

@@ -402,7 +402,7 @@ func mcpLogs(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer closeQuietly(w)
-	lines, err := mcp.ReadLog(w.MCPLogDir(), srv.Name, *n)
+	lines, err := w.MCPServerLog(ctx, srv.Name, *n)
 	if err != nil {
 		return err
 	}

@@ -463,7 +463,33 @@ func (w *Warren) MCPPolicyHint(ctx context.Context, server string) string {
 	if err != nil || d.Allowed(probe.info.Name) {
 		return ""
 	}
-	return fmt.Sprintf("note: profile %s does not offer MCP tools to agents; allow this server's with: warren policy also-allow group:%s", w.ActiveProfile(), group)
+	return fmt.Sprintf("note: profile %s does not offer MCP tools to agents; allow this server's with: warren policy also-allow %s", w.ActiveProfile(), mcpAlsoAllowEntry(server))
+}
+
+// mcpAlsoAllowEntry is the policy entry that offers a server's tools to
+// agents under a profile without them.
+func mcpAlsoAllowEntry(server string) string { return "group:" + policy.MCPGroup(server) }
+
+// MCPOffered reports whether the policy's also-allow list offers the
+// server's tools (group:mcp:NAME).
+func (w *Warren) MCPOffered(server string) bool {
+	return slices.Contains(w.PolicyConfig().AlsoAllow, mcpAlsoAllowEntry(server))
+}
+
+// SetMCPOffered adds (on) or removes the also-allow entry of a server.
+func (w *Warren) SetMCPOffered(ctx context.Context, server string, on bool) error {
+	if err := mcp.ValidateName("server name", server); err != nil {
+		return err
+	}
+	return w.SetAlsoAllow(ctx, mcpAlsoAllowEntry(server), on)
+}
+
+// MCPServerLog returns the last n lines of a stored server's stderr log.
+func (w *Warren) MCPServerLog(ctx context.Context, name string, n int) ([]string, error) {
+	if _, err := w.MCP().Store().Get(ctx, name); err != nil {
+		return nil, err
+	}
+	return mcp.ReadLog(w.MCPLogDir(), name, max(n, 1))
 }
 
 // mcpProbe stands for a server's tools when asking the policy about them.
