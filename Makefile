@@ -88,8 +88,11 @@ e2e: frontend runner ## end-to-end: dev build under Xvfb, driven by headless Chr
 bench: frontend ## run the Go benchmarks and write docs/benchmarks.md
 	./scripts/bench.sh
 
-screenshot: build ## screenshot of the real window under Xvfb: docs/screenshots/window.png
+screenshot: build ## refresh docs/screenshots: the e2e shots, then the real window (window.png, schedules-form.png)
+	E2E_DOCS=1 ./scripts/e2e.sh
 	./scripts/screenshot.sh
+	ACTIONS=$$'key alt+7\nkey Tab Tab Return\ntype Morning digest\nkey Tab Tab\ntype 0 9 * * 1-5\nkey Tab Tab Tab Tab Tab Tab\ntype Summarise what changed in my notes since yesterday.' \
+	  ./scripts/screenshot.sh docs/screenshots/schedules-form.png
 
 bindings: frontend-deps ## regenerate frontend/wailsjs from the bound Go methods
 	@test -f frontend/dist/index.html || $(MAKE) frontend

@@ -10,7 +10,8 @@
 // screenshot the display with ImageMagick, and answer it with the keyboard.
 //
 // Usage: node e2e/approvals.e2e.mjs   (scripts/e2e.sh builds the binary first)
-// Env:   WARREN_DEV_BIN, E2E_OUT, E2E_DISPLAY as for inventory.e2e.mjs
+// Env:   WARREN_DEV_BIN, E2E_OUT, E2E_DISPLAY, E2E_DOCS as for inventory.e2e.mjs
+//        (E2E_DOCS=1 copies approvals.png and approval-dialog.png)
 // A "%" in a request must reach the native dialog as text: Wails v2.16.0 on
 // Linux passes the message to gtk_message_dialog_new as a printf format, so
 // main.go escapes "%" (without it "%s%n" in a file name crashed the app).
@@ -22,7 +23,6 @@ import { launchChromium, log, openWarrenPage, repoRoot, startWarren, suite } fro
 
 const bin = path.resolve(repoRoot, process.env.WARREN_DEV_BIN || 'build/bin/warren-dev');
 const outDir = path.resolve(repoRoot, process.env.E2E_OUT || 'build/e2e');
-const evidenceDir = path.join(repoRoot, 'docs', 'screenshots');
 const DIALOG_TITLE = 'Warren: approve delete_file';
 
 fs.mkdirSync(outDir, { recursive: true });
@@ -64,11 +64,8 @@ async function main() {
   const shoot = async (name, { doc = false } = {}) => {
     const shot = path.join(outDir, name);
     await page.screenshot({ path: shot });
-    if (doc) {
-      fs.mkdirSync(evidenceDir, { recursive: true });
-      fs.copyFileSync(shot, path.join(evidenceDir, name));
-    }
-    log(`screenshot: ${path.relative(repoRoot, shot)}${doc ? ` and docs/screenshots/${name}` : ''}`);
+    if (doc) t.docShot(shot);
+    else log(`screenshot: ${path.relative(repoRoot, shot)}`);
   };
 
   /** Fills the Try-it form and clicks Run; the call then runs in the page. */
@@ -219,9 +216,7 @@ async function main() {
     await sleep(500); // let GTK finish drawing before the screenshot
     const shot = path.join(outDir, 'approval-dialog.png');
     execFileSync('import', ['-window', 'root', shot], { env: xenv });
-    fs.mkdirSync(evidenceDir, { recursive: true });
-    fs.copyFileSync(shot, path.join(evidenceDir, 'approval-dialog.png'));
-    log(`screenshot of the display: ${path.relative(repoRoot, shot)} and docs/screenshots/approval-dialog.png`);
+    t.docShot(shot);
 
     // GTK_BUTTONS_YES_NO buttons carry the mnemonics _Yes and _No, and Wails
     // never sets a default response (DefaultButton is ignored on Linux), so

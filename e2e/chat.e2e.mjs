@@ -10,6 +10,8 @@
 // Env:   WARREN_DEV_BIN  binary to run (default build/bin/warren-dev)
 //        LLMSERVE_BIN    cassette server (default build/bin/llmserve)
 //        E2E_OUT         where screenshots and logs go (default build/e2e)
+//        E2E_DOCS=1      also copy chat.png to docs/screenshots when the
+//                        test passes (make screenshot)
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,7 +22,6 @@ const bin = path.resolve(repoRoot, process.env.WARREN_DEV_BIN || 'build/bin/warr
 const llmserve = path.resolve(repoRoot, process.env.LLMSERVE_BIN || 'build/bin/llmserve');
 const cassette = path.join(repoRoot, 'e2e', 'cassettes', 'chat.json');
 const outDir = path.resolve(repoRoot, process.env.E2E_OUT || 'build/e2e');
-const evidenceDir = path.join(repoRoot, 'docs', 'screenshots');
 const PROMPT = 'What does hello.txt say?';
 const FILE_TEXT = 'carrots are crunchy';
 const SOUL_TEXT = 'You are a cheerful gardener.\nAnswer briefly.';
@@ -183,15 +184,13 @@ async function main() {
     assert.equal(await item.getAttribute('class').then((c) => /current/.test(c ?? '')), true);
   });
 
-  await step('screenshot: docs/screenshots/chat.png', async () => {
+  await step('screenshot: chat.png', async () => {
     await page.evaluate(() => {
       if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
     });
     const shot = path.join(outDir, 'chat.png');
     await page.screenshot({ path: shot });
-    fs.mkdirSync(evidenceDir, { recursive: true });
-    fs.copyFileSync(shot, path.join(evidenceDir, 'chat.png'));
-    log(`screenshot: ${path.relative(repoRoot, shot)} and docs/screenshots/chat.png`);
+    t.docShot(shot);
   });
 
   assert.deepEqual(pageErrors, [], 'no uncaught errors in the page');

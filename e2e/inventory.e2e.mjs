@@ -12,6 +12,8 @@
 //        E2E_OUT         where screenshots and logs go (default build/e2e)
 //        E2E_DISPLAY     use this X display instead of starting Xvfb
 //        E2E_COLOR_SCHEME=dark  render with prefers-color-scheme: dark
+//        E2E_DOCS=1      also copy inventory.png and inventory-why.png to
+//                        docs/screenshots when the test passes (make screenshot)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +21,6 @@ import { launchChromium, log, openWarrenPage, repoRoot, startWarren, suite } fro
 
 const bin = path.resolve(repoRoot, process.env.WARREN_DEV_BIN || 'build/bin/warren-dev');
 const outDir = path.resolve(repoRoot, process.env.E2E_OUT || 'build/e2e');
-const evidenceDir = path.join(repoRoot, 'docs', 'screenshots');
 const DANGER = ['safe', 'warning', 'dangerous', 'critical'];
 
 fs.mkdirSync(outDir, { recursive: true });
@@ -135,10 +136,7 @@ async function main() {
     const shoot = async (name) => {
       const shot = path.join(outDir, name);
       await page.screenshot({ path: shot });
-      const doc = path.join(evidenceDir, name);
-      fs.mkdirSync(evidenceDir, { recursive: true });
-      fs.copyFileSync(shot, doc);
-      log(`screenshot: ${path.relative(repoRoot, shot)} and ${path.relative(repoRoot, doc)}`);
+      t.docShot(shot);
     };
     await page.evaluate(() => {
       if (document.activeElement instanceof HTMLElement) document.activeElement.blur();

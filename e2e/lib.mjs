@@ -259,15 +259,31 @@ export async function openWarrenPage(browser, addr, { colorScheme = 'light', tim
   return { page, pageErrors };
 }
 
+// The screenshots in docs/screenshots are tracked, so a test run must not
+// rewrite them: shots stay in E2E_OUT, and only E2E_DOCS=1 (make screenshot)
+// copies the ones a test marks with suite.docShot into docs/screenshots.
+const docsDir = path.join(repoRoot, 'docs', 'screenshots');
+const updateDocs = process.env.E2E_DOCS === '1';
+
 /**
  * A named sequence of steps: suite.page and suite.appLog are set by the test
  * so a failure can save a screenshot and print the app log's tail.
  */
 export function suite(name, { outDir }) {
+  const docShots = [];
   const s = {
     page: null,
     appLog: null,
     passed: 0,
+    /**
+     * Marks a screenshot already saved as file (in outDir) as evidence for
+     * the docs: with E2E_DOCS=1 it is copied to docs/screenshots under the
+     * same name, and only once the whole suite has passed.
+     */
+    docShot(file) {
+      docShots.push(file);
+      log(`screenshot: ${path.relative(repoRoot, file)}${updateDocs ? ' (for docs/screenshots)' : ''}`);
+    },
     async step(title, fn) {
       const t = Date.now();
       await fn();
@@ -281,6 +297,7 @@ export function suite(name, { outDir }) {
       try {
         await main();
         log(`PASS ${name}: ${s.passed} steps in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+        if (updateDocs) publishDocShots(docShots);
       } catch (err) {
         failed = true;
         log(`FAIL ${name} after ${s.passed} passing steps: ${err?.stack ?? err}`);
@@ -297,6 +314,16 @@ export function suite(name, { outDir }) {
     },
   };
   return s;
+}
+
+/** Copies each file into docs/screenshots under its own name. */
+function publishDocShots(files) {
+  fs.mkdirSync(docsDir, { recursive: true });
+  for (const file of files) {
+    const doc = path.join(docsDir, path.basename(file));
+    fs.copyFileSync(file, doc);
+    log(`docs: ${path.relative(repoRoot, doc)}`);
+  }
 }
 
 /**

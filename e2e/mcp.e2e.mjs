@@ -6,10 +6,10 @@
 // tool off (the inventory loses it), offering the server's tools to agents,
 // killing the server process (its pid is in the status) and watching the
 // status go to reconnecting and back, logs, an access request approved into
-// a grant, import and export. Saves docs/screenshots/mcp.png.
+// a grant, import and export. Saves mcp.png (E2E_DOCS=1: also to docs/screenshots).
 //
 // Usage: node e2e/mcp.e2e.mjs   (scripts/e2e.sh builds the binary first)
-// Env:   WARREN_DEV_BIN, E2E_OUT, E2E_DISPLAY as for inventory.e2e.mjs
+// Env:   WARREN_DEV_BIN, E2E_OUT, E2E_DISPLAY, E2E_DOCS as for inventory.e2e.mjs
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,7 +17,6 @@ import { launchChromium, log, openWarrenPage, repoRoot, startWarren, suite, temp
 
 const bin = path.resolve(repoRoot, process.env.WARREN_DEV_BIN || 'build/bin/warren-dev');
 const outDir = path.resolve(repoRoot, process.env.E2E_OUT || 'build/e2e');
-const evidenceDir = path.join(repoRoot, 'docs', 'screenshots');
 const everything = path.join(repoRoot, 'backend', 'mcp', 'testdata', 'servers', 'node_modules', '.bin', 'mcp-server-everything');
 
 fs.mkdirSync(outDir, { recursive: true });
@@ -127,7 +126,7 @@ async function main() {
     assert.ok(!echo || !echo.allowed, `echo is switched off: ${JSON.stringify(echo)}`);
   });
 
-  await step('screenshot: docs/screenshots/mcp.png', async () => {
+  await step('screenshot: mcp.png', async () => {
     await page.getByRole('status').filter({ hasText: 'Added everything.' }).getByRole('button', { name: 'Dismiss' }).click();
     await page.evaluate(() => {
       if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
@@ -135,9 +134,7 @@ async function main() {
     await page.mouse.move(640, 845); // off the buttons: no hover highlight
     const shot = path.join(outDir, 'mcp.png');
     await page.screenshot({ path: shot });
-    fs.mkdirSync(evidenceDir, { recursive: true });
-    fs.copyFileSync(shot, path.join(evidenceDir, 'mcp.png'));
-    log(`screenshot: ${path.relative(repoRoot, shot)} and docs/screenshots/mcp.png`);
+    t.docShot(shot);
   });
 
   await step('kill the server process: reconnecting with the attempt, then connected again', async () => {

@@ -10,16 +10,17 @@
 // Env:   WARREN_DEV_BIN  binary to run (default build/bin/warren-dev)
 //        LLMSERVE_BIN    cassette server (default build/bin/llmserve)
 //        E2E_OUT         where screenshots and logs go (default build/e2e)
+//        E2E_DOCS=1      also copy schedules.png and chat-subagents.png to
+//                        docs/screenshots when the test passes (make screenshot)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launchChromium, log, openWarrenPage, repoRoot, startLlmserve, startWarren, suite } from './lib.mjs';
+import { launchChromium, openWarrenPage, repoRoot, startLlmserve, startWarren, suite } from './lib.mjs';
 
 const bin = path.resolve(repoRoot, process.env.WARREN_DEV_BIN || 'build/bin/warren-dev');
 const llmserve = path.resolve(repoRoot, process.env.LLMSERVE_BIN || 'build/bin/llmserve');
 const cassette = path.join(repoRoot, 'e2e', 'cassettes', 'schedules.json');
 const outDir = path.resolve(repoRoot, process.env.E2E_OUT || 'build/e2e');
-const evidenceDir = path.join(repoRoot, 'docs', 'screenshots');
 const JOB = 'Backup check';
 const PROMPT = "Check that last night's backups are fresh.";
 const REPLY = 'Backups are fine: all 3 are fresh.';
@@ -29,16 +30,14 @@ const t = suite('schedules', { outDir });
 const step = t.step;
 let page;
 
-/** Saves a screenshot to build/e2e and docs/screenshots. */
+/** Saves a screenshot to E2E_OUT, marked for docs/screenshots. */
 async function evidence(name) {
   await page.evaluate(() => {
     if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
   });
   const shot = path.join(outDir, name);
   await page.screenshot({ path: shot });
-  fs.mkdirSync(evidenceDir, { recursive: true });
-  fs.copyFileSync(shot, path.join(evidenceDir, name));
-  log(`screenshot: ${path.relative(repoRoot, shot)} and docs/screenshots/${name}`);
+  t.docShot(shot);
 }
 
 async function main() {

@@ -14,6 +14,9 @@
 #                           (e2e/cassettes/schedules.json)
 #   e2e/mcp.e2e.mjs         the MCP tab against the real server-everything
 #                           over stdio: add, test, tools, kill → reconnect
+# Screenshots and logs go to build/e2e (E2E_OUT), never to the tracked
+# docs/screenshots: only with E2E_DOCS=1 (make screenshot) does a script that
+# passes copy its documentation shots there (see suite.docShot in e2e/lib.mjs).
 # Expects frontend/dist to be built (make e2e does that first). Runs every
 # script even when one fails; exits non-zero if any failed. The node scripts
 # always stop the processes they started.

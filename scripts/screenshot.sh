@@ -2,8 +2,10 @@
 # Screenshot of the REAL production window (WebKitGTK, not a browser) under a
 # private Xvfb: starts build/bin/warren with a fresh data dir, waits for the
 # "Warren" window, gives the page ~3 s to render the inventory, then grabs
-# the screen with ImageMagick's `import`. Writes docs/screenshots/window.png.
-# Expects build/bin/warren (make screenshot builds it first).
+# the screen with ImageMagick's `import`. Writes the path given, by default
+# docs/screenshots/window.png. Expects build/bin/warren (make screenshot
+# builds it first, then also takes docs/screenshots/schedules-form.png with
+# ACTIONS like the example below).
 #
 # ACTIONS drives the window before the shot, one xdotool step a line:
 #   key KEYS…   press keys (xdotool names: alt+7, Tab, Return, ctrl+Return)
