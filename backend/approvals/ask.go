@@ -25,17 +25,23 @@ type pending struct {
 	answer chan Decision // buffered 1: the first answer wins
 	once   sync.Once
 	// shared: the request has a row in the shared store, which then
-	// decides which answer came first.
-	shared bool
+	// decides which answer came first. It is set after the request is
+	// listed, before shareDone is closed.
+	shared    bool
+	shareDone chan struct{}
 }
 
 func (s *Service) ask(ctx context.Context, req Request) (Outcome, error) {
 	req.Created = s.now()
 	req.Deadline = req.Created.Add(s.timeout)
-	p := &pending{req: req, answer: make(chan Decision, 1), shared: s.share(ctx, req)}
+	// Listed here before the shared row exists, so no other process can
+	// show the request while this one does not.
+	p := &pending{req: req, answer: make(chan Decision, 1), shareDone: make(chan struct{})}
 	s.mu.Lock()
 	s.pending[req.ID] = p
 	s.mu.Unlock()
+	p.shared = s.share(ctx, req)
+	close(p.shareDone)
 	defer func() {
 		s.mu.Lock()
 		delete(s.pending, req.ID)
@@ -165,6 +171,7 @@ func (s *Service) Answer(id string, d Decision) bool {
 	if !ok {
 		return s.answerShared(id, d)
 	}
+	<-p.shareDone // one bounded insert: which store decides is known after it
 	if p.shared {
 		ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
 		won, err := s.shared.AnswerRequest(ctx, RequestAnswer{ID: id, Decision: d, By: s.origin.String(), At: s.now()})
