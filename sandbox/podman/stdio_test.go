@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,7 +21,26 @@ type stdioProc struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	out    *bufio.Scanner
-	stderr *strings.Builder
+	stderr *lockedBuilder
+}
+
+// lockedBuilder collects a child's stderr: exec's copying goroutine writes
+// it while a failing test reads it.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func startStdio(t *testing.T, m *Manager, spec StdioSpec) *stdioProc {
@@ -43,7 +63,7 @@ func startStdio(t *testing.T, m *Manager, spec StdioSpec) *stdioProc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &stdioProc{cmd: cmd, stdin: stdin, out: bufio.NewScanner(stdout), stderr: &strings.Builder{}}
+	p := &stdioProc{cmd: cmd, stdin: stdin, out: bufio.NewScanner(stdout), stderr: &lockedBuilder{}}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
