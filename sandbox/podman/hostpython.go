@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -142,8 +141,7 @@ func trustedInterpreter(real string) error {
 	if err != nil {
 		return err
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || st.Uid != 0 || fi.Mode().Perm()&0o022 != 0 {
+	if pathOwner(real).uid != 0 || fi.Mode().Perm()&0o022 != 0 {
 		return fmt.Errorf("%s is not a system interpreter (owned by root, writable by no one else): "+
 			"Warren asks the interpreter of a sandboxed server where its library is, on the host, so it must be "+
 			"one installed by the system; use the system python3 or a venv made from it", real)
