@@ -108,4 +108,17 @@ as_root ./scripts/podman-setup.sh
 say "go mod download"
 as_user go mod download
 
+# --- prove the sandbox works --------------------------------------------------------
+# Every check the sandbox depends on, with real containers (one with the
+# network opt-in), run as root the way the tests use it. A step above that
+# did not take makes the set-up fail here, with the fix.
+say "sandbox doctor (real containers, network opt-in included)"
+tools_dir=$(as_user mktemp -d)
+trap 'rm -rf "$tools_dir"' EXIT
+as_user env CGO_ENABLED=0 go build -o "$tools_dir/warren-runner" ./sandbox/cmd/warren-runner
+as_user go build -o "$tools_dir/warren-sandbox" ./sandbox/cmd/warren-sandbox
+chmod 0755 "$tools_dir"
+as_root env WARREN_RUNNER="$tools_dir/warren-runner" "$tools_dir/warren-sandbox" doctor ||
+  die "the sandbox does not work after set-up (see FAIL above); fix it and run ./scripts/bootstrap.sh again"
+
 say "done in $(($(date +%s) - start)) s"

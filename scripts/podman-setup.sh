@@ -8,6 +8,8 @@
 #   - an unprivileged user (default warren-sandbox) with /etc/subuid and
 #     /etc/subgid ranges, its XDG_RUNTIME_DIR (/run/user/UID) and a
 #     containers.conf/storage.conf (runc, cgroupfs, overlay)
+#   - /dev/net/tun with its usual mode 0666, so slirp4netns (run as that user)
+#     can open it
 #   - that user's `podman system service` on /run/user/UID/podman/podman.sock,
 #     started in the background when it is not answering
 #   - the default sandbox image (localhost/warren-sandbox:latest), built
@@ -53,6 +55,28 @@ if ((${#missing[@]})); then
   apt-get install -y -q --no-install-recommends "${missing[@]}"
 else
   say "apt packages: all ${#APT_PACKAGES[@]} present"
+fi
+
+# --- /dev/net/tun for slirp4netns --------------------------------------------------
+# A rootless container's network (the per-agent opt-in) comes from slirp4netns,
+# which runs as the sandbox user and opens /dev/net/tun. Desktop distributions
+# give the device mode 0666 (udev's default rule); fresh servers and container
+# hosts often leave it 0600 root, so set the usual mode, now and at boot.
+if [[ ! -e /dev/net/tun ]]; then
+  modprobe tun 2>/dev/null || true
+fi
+if [[ ! -e /dev/net/tun ]]; then
+  say "creating /dev/net/tun (char 10:200)"
+  mkdir -p /dev/net
+  mknod -m 0666 /dev/net/tun c 10 200
+fi
+if [[ $(stat -c %a /dev/net/tun) != 666 ]]; then
+  say "chmod 0666 /dev/net/tun (was $(stat -c %A /dev/net/tun)): slirp4netns runs as $USER_NAME"
+  chmod 0666 /dev/net/tun
+fi
+if [[ -d /etc/udev/rules.d && ! -f /etc/udev/rules.d/60-warren-tun.rules ]]; then
+  echo 'KERNEL=="tun", MODE="0666"' >/etc/udev/rules.d/60-warren-tun.rules
+  say "wrote /etc/udev/rules.d/60-warren-tun.rules (keeps the mode after a reboot)"
 fi
 
 # --- the unprivileged user ------------------------------------------------------

@@ -139,9 +139,14 @@ func (m *Manager) remove(ctx context.Context, b *box) error {
 }
 
 // create makes, starts and waits for one container. Its errors wrap
-// sandbox.ErrUnavailable: the sandbox could not run anything.
+// sandbox.ErrUnavailable (the sandbox could not run anything), except a
+// SetupError: the host cannot give this request what it needs.
 func (m *Manager) create(ctx context.Context, b *box) error {
 	err := m.withAPI(ctx, func(s *session) error { return m.createBox(ctx, s, b) })
+	var setup *SetupError
+	if errors.As(err, &setup) {
+		return err // the request cannot run here; not a reason to use the host
+	}
 	if err != nil && !errors.Is(err, sandbox.ErrUnavailable) {
 		err = fmt.Errorf("%w: %w", sandbox.ErrUnavailable, err)
 	}
@@ -152,11 +157,15 @@ func (m *Manager) createBox(ctx context.Context, s *session, b *box) error {
 	if s.runnerErr != nil {
 		return s.runnerErr
 	}
+	rootless := s.info.Host.Security.Rootless
+	user, cuser := containerUser(s, b.key.workspace)
+	check := startCheck{Workspace: b.key.workspace, Network: b.key.network, User: cuser, Rootless: rootless}
+	if err := m.preflight(check); err != nil {
+		return err
+	}
 	if err := m.ensureImage(ctx, s); err != nil {
 		return err
 	}
-	rootless := s.info.Host.Security.Rootless
-	user, cuser := containerUser(s, b.key.workspace)
 	if err := os.Mkdir(b.runDir, 0o700); err != nil {
 		return err
 	}
@@ -172,7 +181,7 @@ func (m *Manager) createBox(ctx context.Context, s *session, b *box) error {
 	id, created, err := m.createContainer(ctx, s, spec)
 	if err != nil {
 		_ = os.RemoveAll(b.runDir)
-		return fmt.Errorf("create container: %w", err)
+		return explainStartError(fmt.Errorf("create container: %w", err), check)
 	}
 	b.id, b.created = id, time.Now()
 	warnings = withServiceWarnings(warnings, created)
@@ -182,7 +191,7 @@ func (m *Manager) createBox(ctx context.Context, s *session, b *box) error {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
 		_ = m.remove(rctx, b)
-		return err
+		return explainStartError(err, check)
 	}
 	m.log.Info("sandbox: created container", "name", b.name, "id", shortID(id), "key", b.key.key, "warnings", warnings)
 	return nil

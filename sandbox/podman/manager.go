@@ -59,6 +59,10 @@ type Options struct {
 	Inject map[string]string
 	// Logger receives container lifecycle events; nil discards them.
 	Logger *slog.Logger
+	// OwnWorkspace reports whether Warren created a workspace itself: when
+	// the container user cannot use such a one, it is handed to that user
+	// (chown) instead of refused. nil: none is.
+	OwnWorkspace func(dir string) bool
 	// Getenv reads the environment (tests); nil means os.Getenv.
 	Getenv func(string) string
 }

@@ -176,7 +176,9 @@ func buildSpec(in specInput) (*containerSpec, []string) {
 		tmpOpts = append(tmpOpts, "size="+strconv.FormatInt(in.Limits.TmpSize, 10))
 	}
 	wsAt := cmp.Or(in.WorkspaceAt, workspaceDir)
-	ws := mount{Destination: wsAt, Type: "bind", Source: in.Workspace, Options: []string{"rbind", "rw"}}
+	// nosuid: a setuid file an agent makes in the container must not run
+	// as its owner on the host; nodev: no device nodes through it.
+	ws := mount{Destination: wsAt, Type: "bind", Source: in.Workspace, Options: []string{"rbind", "rw", "nosuid", "nodev"}}
 	if in.Workspace == "" {
 		ws = mount{Destination: wsAt, Type: "tmpfs", Source: "tmpfs", Options: tmpOpts}
 	}

@@ -112,10 +112,14 @@ func (m *Manager) StdioCommand(ctx context.Context, spec StdioSpec) (*exec.Cmd, 
 		if s.endpoint.Machine {
 			return errors.New("stdio programs mount host files into the container, which needs Podman on this Linux host (podman machine is not supported yet)")
 		}
+		user, cuser := containerUser(s, spec.Workspace)
+		check := startCheck{Workspace: spec.Workspace, Network: spec.Network, User: cuser, Rootless: s.info.Host.Security.Rootless}
+		if err := m.preflight(check); err != nil {
+			return err
+		}
 		if err := m.ensureImage(cctx, s); err != nil {
 			return err
 		}
-		user, _ := containerUser(s, spec.Workspace)
 		env := map[string]string{"HOME": "/tmp"}
 		if len(prog.LibDirs) > 0 {
 			env["LD_LIBRARY_PATH"] = strings.Join(prog.LibDirs, ":")
@@ -132,7 +136,7 @@ func (m *Manager) StdioCommand(ctx context.Context, spec StdioSpec) (*exec.Cmd, 
 		})
 		cid, created, err := m.createContainer(cctx, s, cs)
 		if err != nil {
-			return fmt.Errorf("create container for %s: %w", spec.Command, err)
+			return explainStartError(fmt.Errorf("create container for %s: %w", spec.Command, err), check)
 		}
 		m.noteWarnings(withServiceWarnings(warnings, created))
 		id, ep = cid, s.endpoint

@@ -95,7 +95,7 @@ func approvalRequest(tool, summary, reason string, cmds [][]string, literal bool
 
 func sandboxError(err error) tools.Result {
 	if errors.Is(err, sandbox.ErrUnavailable) {
-		return tools.Errorf(tools.CodeExecution, "%v. Start Podman (see `warren sandbox status`) or set the sandbox fallback to host", err)
+		return tools.Errorf(tools.CodeExecution, "%v. Start Podman (`warren sandbox doctor` says what is missing) or set the sandbox fallback to host", err)
 	}
 	return tools.Errorf(tools.CodeExecution, "%v", err)
 }

@@ -5,6 +5,11 @@
 //	warren-sandbox status [-json]
 //	warren-sandbox image build [-image REF] [-from IMAGE] [-busybox PATH]
 //	warren-sandbox prune [-all]
+//	warren-sandbox doctor [-json] [-workspace DIR] [-network=false]
+//
+// doctor without -workspace makes a scratch workspace the way Warren makes
+// its own (handed to the sandbox user when Warren runs as root) and runs
+// real containers in it; it exits 1 when a check fails.
 package main
 
 import (
@@ -31,7 +36,7 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
-	usage := "usage: warren-sandbox status [-json] | image build [-image REF] [-from IMAGE] [-busybox PATH] | prune [-all]"
+	usage := "usage: warren-sandbox status [-json] | image build [-image REF] [-from IMAGE] [-busybox PATH] | prune [-all] | doctor [-json] [-workspace DIR] [-network=false]"
 	if len(args) == 0 {
 		return fmt.Errorf("%s", usage)
 	}
@@ -48,10 +53,21 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	from := fs.String("from", "", "pull this image instead of building offline")
 	busybox := fs.String("busybox", "", "static busybox for the offline build")
 	all := fs.Bool("all", false, "also remove containers of other running Warren processes")
+	workspace := fs.String("workspace", "", "doctor: the workspace to check (default: a scratch one)")
+	network := fs.Bool("network", true, "doctor: also run a container with the network opt-in")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	opts := podman.Options{}
+	if cmd == "doctor" && *workspace == "" {
+		dir, err := scratchWorkspace()
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		*workspace = dir
+		opts.OwnWorkspace = func(d string) bool { return d == dir }
+	}
 	if *image != "" {
 		opts.Image = *image
 	}
@@ -74,6 +90,21 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(out, "built %s (%s) from %s\n", rep.Image, rep.ID, rep.Source)
+		return nil
+	case "doctor":
+		checks := m.Doctor(ctx, podman.DoctorOptions{Workspace: *workspace, Run: true, Network: *network})
+		if *asJSON {
+			enc := json.NewEncoder(out)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(checks); err != nil {
+				return err
+			}
+		} else {
+			podman.PrintChecks(out, checks)
+		}
+		if podman.Failed(checks) {
+			return fmt.Errorf("the sandbox does not fully work: see FAIL above")
+		}
 		return nil
 	case "prune":
 		pruned, err := m.Prune(ctx, *all)
@@ -110,4 +141,10 @@ func printStatus(out io.Writer, st podman.Status) {
 	if st.Error != "" {
 		fmt.Fprintf(out, "error:      %s\n", st.Error)
 	}
+}
+
+// scratchWorkspace makes a workspace where Warren would: under a folder
+// every user may pass through (the temp dir), owner-only.
+func scratchWorkspace() (string, error) {
+	return os.MkdirTemp("", "warren-doctor-")
 }
