@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/warren-dev/warren/backend/warren"
+	"github.com/warren-dev/warren/sandbox/podman"
 )
 
 // SandboxContainer is one live sandbox container.
@@ -32,7 +33,10 @@ type SandboxStatus struct {
 	Runner     string             `json:"runner"`
 	Containers []SandboxContainer `json:"containers"`
 	Warnings   []string           `json:"warnings"`
-	Error      string             `json:"error"`
+	// Problems say why sandboxed commands cannot run, one line each with
+	// its fix ("… . Fix: …"); Error joins them (older panels read it).
+	Problems []string `json:"problems"`
+	Error    string   `json:"error"`
 }
 
 // SandboxStatus reports where commands run, the Podman connection, image,
@@ -44,7 +48,7 @@ func (a *App) SandboxStatus() (SandboxStatus, error) {
 		Mode: st.Settings.Mode, Fallback: st.Settings.Fallback, Available: st.Available,
 		Socket: p.Endpoint, Rootless: p.Rootless, Image: p.Image, ImageReady: p.ImagePresent,
 		Runtime: p.Runtime, Runner: p.Runner, Warnings: append([]string{}, st.Warnings...),
-		Containers: []SandboxContainer{}, Error: strings.Join(st.Problems, "; "),
+		Containers: []SandboxContainer{}, Problems: append([]string{}, st.Problems...), Error: strings.Join(st.Problems, "; "),
 	}
 	for _, c := range p.Containers {
 		out.Containers = append(out.Containers, SandboxContainer{
@@ -53,6 +57,13 @@ func (a *App) SandboxStatus() (SandboxStatus, error) {
 		})
 	}
 	return out, nil
+}
+
+// SandboxDoctor runs every check the sandbox depends on, starting real
+// containers (one with the network opt-in), for agent's workspace and
+// network ("" = the default workspace); each failed check says its fix.
+func (a *App) SandboxDoctor(agent string) ([]podman.Check, error) {
+	return a.core.SandboxDoctor(a.context(), agent)
 }
 
 // SetSandboxSettings changes where commands run ("podman" or "host"), the

@@ -58,7 +58,7 @@ func commands() []command {
 		{"tool", "call one tool: tool call NAME 'ARGS_JSON' [--workspace DIR] [--agent A] [--approve yes|no|always] [--sandbox podman|host] [--json]", runTool},
 		{"approvals", "approvals list|revoke ID|audit [--limit N]|mode [ask|allowlist|deny] [--json]", runApprovals},
 		{"custom-tools", "custom-tools list [--json] | add --file F | add NAME --description D --command CMD [--param K=DESC]... [--required K]... [--env K=V]... [--agent A] | remove NAME [--agent A]", runCustomTools},
-		{"sandbox", "sandbox status [--json] | image build [--from IMAGE] | prune [--all] | set [--mode podman|host] [--fallback deny|host] [--image I]", runSandbox},
+		{"sandbox", "sandbox status [--json] | doctor [--agent A] [--json] | image build [--from IMAGE] | prune [--all] | set [--mode podman|host] [--fallback deny|host] [--image I]", runSandbox},
 		{"credentials", "credentials list [--json] | add NAME [--preset P] [--path ABS] [--env K=V]... [--deny REGEX]... | remove NAME", runCredentials},
 		{"policy", "policy explain TOOL [--profile P] [--agent A] [--json] | policy profile [NAME]", runPolicy},
 		{"version", "print the version", runVersion},

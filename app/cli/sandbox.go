@@ -2,15 +2,17 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 
 	"github.com/warren-dev/warren/backend/warren"
+	"github.com/warren-dev/warren/sandbox/podman"
 )
 
 func runSandbox(ctx context.Context, env Env, args []string) error {
 	if len(args) == 0 {
-		return usagef("expected a subcommand: status, image build, prune or set")
+		return usagef("expected a subcommand: status, doctor, image build, prune or set")
 	}
 	fs := flag.NewFlagSet("sandbox", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -19,6 +21,7 @@ func runSandbox(ctx context.Context, env Env, args []string) error {
 	mode := fs.String("mode", "", "set: podman or host")
 	fallback := fs.String("fallback", "", "set: deny or host")
 	image := fs.String("image", "", "set: the image sandbox containers run")
+	agent := fs.String("agent", "", "doctor: check this agent's workspace and network setting (default: the default workspace, network included)")
 	sub := args[0]
 	rest := args[1:]
 	if sub == "image" {
@@ -46,6 +49,23 @@ func runSandbox(ctx context.Context, env Env, args []string) error {
 			return printJSON(env, st)
 		}
 		printSandboxStatus(env, st)
+		return nil
+	case "doctor":
+		fmt.Fprintln(env.Stderr, "checking the sandbox (this starts real containers)…")
+		checks, err := w.SandboxDoctor(ctx, *agent)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		if *asJSON {
+			if err := printJSON(env, checks); err != nil {
+				return err
+			}
+		} else {
+			podman.PrintChecks(env.Stdout, checks)
+		}
+		if podman.Failed(checks) {
+			return errors.New("the sandbox does not fully work: each FAIL above says what fixes it")
+		}
 		return nil
 	case "image":
 		fmt.Fprintln(env.Stderr, "building the sandbox image…")
@@ -82,7 +102,7 @@ func runSandbox(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "sandbox: mode=%s fallback=%s image=%s\n", s.Mode, s.Fallback, orDash(s.Image))
 		return nil
 	}
-	return usagef("unknown subcommand %q (want status, image build, prune or set)", sub)
+	return usagef("unknown subcommand %q (want status, doctor, image build, prune or set)", sub)
 }
 
 func printSandboxStatus(env Env, st warren.SandboxStatus) {

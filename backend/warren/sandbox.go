@@ -1,6 +1,7 @@
 package warren
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/warren-dev/warren/backend/mcp"
+	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/sandbox"
 	"github.com/warren-dev/warren/sandbox/podman"
 )
@@ -131,7 +133,10 @@ func (w *Warren) podman() *podman.Manager {
 	defer sb.mu.Unlock()
 	if sb.pod == nil {
 		// The janitor lives as long as Warren, not as the first call.
-		sb.pod = podman.New(w.life, podman.Options{Image: sb.settings.Image, Inject: sb.settings.InjectEnv, Logger: w.log})
+		sb.pod = podman.New(w.life, podman.Options{
+			Image: sb.settings.Image, Inject: sb.settings.InjectEnv, Logger: w.log,
+			OwnWorkspace: func(dir string) bool { return w.ownWorkspace && dir == w.workspace },
+		})
 	}
 	return sb.pod
 }
@@ -213,6 +218,18 @@ func (w *Warren) SandboxStatus(ctx context.Context) SandboxStatus {
 		st.Problems = append(st.Problems, fmt.Sprintf("image %s is missing: build it with `warren sandbox image build`", p.Image))
 	}
 	st.Available = p.Connected && p.ImagePresent && p.RunnerError == ""
+	if p.Connected {
+		// What the first sandboxed command would meet: the default
+		// workspace, and the network for agents that opt in.
+		pod := w.podman()
+		if err := pod.CheckWorkspace(ctx, w.workspace); err != nil {
+			st.Problems = append(st.Problems, err.Error())
+			st.Available = false
+		}
+		if err := pod.CheckNetwork(ctx); err != nil {
+			st.Warnings = append(st.Warnings, "Agents with network on cannot run sandboxed commands: "+err.Error())
+		}
+	}
 	switch {
 	case st.Settings.Mode == SandboxHost:
 		st.Warnings = append(st.Warnings, "Sandboxing is off: agent commands run directly on this machine.")
@@ -221,6 +238,24 @@ func (w *Warren) SandboxStatus(ctx context.Context) SandboxStatus {
 	}
 	st.Warnings = append(st.Warnings, p.Warnings...)
 	return st
+}
+
+// SandboxDoctor runs every check the sandbox depends on, with real
+// containers, for agent's workspace and network setting ("" = the default
+// workspace, network checked too).
+func (w *Warren) SandboxDoctor(ctx context.Context, agent string) ([]podman.Check, error) {
+	ws, network := w.workspace, true
+	if agent != "" {
+		a, err := w.db.GetAgent(ctx, agent)
+		if err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return nil, fmt.Errorf("%w %q", ErrUnknownAgent, agent)
+			}
+			return nil, err
+		}
+		ws, network = cmp.Or(a.Workspace, w.workspace), a.Network
+	}
+	return w.podman().Doctor(ctx, podman.DoctorOptions{Workspace: ws, Run: true, Network: network}), nil
 }
 
 // PruneSandbox removes containers left by crashed Warren processes (all:

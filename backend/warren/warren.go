@@ -74,8 +74,11 @@ type Warren struct {
 	life      context.Context
 	stopLife  context.CancelFunc
 	workspace string
-	dataDir   string
-	log       *slog.Logger
+	// ownWorkspace is true when Warren chose and created the workspace
+	// (no Options.Workspace): the sandbox may hand it to its user.
+	ownWorkspace bool
+	dataDir      string
+	log          *slog.Logger
 }
 
 // Open opens the data directory and builds the tool registry.
@@ -88,7 +91,10 @@ func Open(ctx context.Context, opts Options) (*Warren, error) {
 	}
 	ws := opts.Workspace
 	if ws == "" {
-		ws = filepath.Join(opts.DataDir, "workspace")
+		var err error
+		if ws, err = ownWorkspace(opts.DataDir, opts.Logger); err != nil {
+			return nil, err
+		}
 	}
 	ws, err := filepath.Abs(ws)
 	if err != nil {
@@ -105,7 +111,7 @@ func Open(ctx context.Context, opts Options) (*Warren, error) {
 	}
 	w := &Warren{
 		db: db, bus: events.New(), scrubber: scrub.New(),
-		workspace: ws, dataDir: opts.DataDir, log: opts.Logger,
+		workspace: ws, ownWorkspace: opts.Workspace == "", dataDir: opts.DataDir, log: opts.Logger,
 	}
 	w.life, w.stopLife = context.WithCancel(context.WithoutCancel(ctx))
 	if err := w.init(ctx, opts); err != nil {
@@ -224,6 +230,23 @@ func (w *Warren) CallTool(ctx context.Context, req CallRequest) (tools.Result, e
 	if req.Session == "" {
 		req.Session = "local:" + req.Agent
 	}
+	// A call made for an agent runs the way the agent's own calls do: its
+	// workspace, sandbox switch, network and profile, unless the request
+	// says otherwise.
+	network := false
+	switch a, err := w.db.GetAgent(ctx, req.Agent); {
+	case err == nil:
+		req.Workspace = firstNonEmpty(req.Workspace, a.Workspace)
+		if req.Sandbox == "" && !a.Sandbox {
+			req.Sandbox = SandboxHost
+		}
+		req.Profile = firstNonEmpty(req.Profile, a.Profile)
+		network = a.Network
+	case errors.Is(err, store.ErrNotFound):
+		// Unknown agents get the global policy; callers check names.
+	default:
+		return tools.Result{}, err
+	}
 	if req.Workspace != "" {
 		abs, err := filepath.Abs(req.Workspace)
 		if err != nil {
@@ -240,6 +263,7 @@ func (w *Warren) CallTool(ctx context.Context, req CallRequest) (tools.Result, e
 		Context: tools.CallContext{
 			Channel: req.Channel, SandboxKey: req.Session, Workspace: req.Workspace,
 			Agent: req.Agent, User: req.User, PeerKind: "direct", Sandbox: req.Sandbox, Profile: req.Profile,
+			Network: network,
 		},
 	})
 }
@@ -280,9 +304,18 @@ func DataDir(flagValue string) (string, error) {
 	if env := os.Getenv(EnvHome); env != "" {
 		return filepath.Abs(env)
 	}
-	base, err := os.UserConfigDir()
+	d, err := osDataDir()
 	if err != nil {
 		return "", fmt.Errorf("find the user config directory (set --data-dir or %s): %w", EnvHome, err)
+	}
+	return d, nil
+}
+
+// osDataDir is the data directory in the OS user config directory.
+func osDataDir() (string, error) {
+	base, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
 	}
 	return filepath.Join(base, "Warren"), nil
 }

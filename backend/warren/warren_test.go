@@ -3,6 +3,7 @@ package warren_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,8 +43,43 @@ func TestProfilePersistsAcrossRestart(t *testing.T) {
 	if got := w2.ActiveProfile(); got != "minimal" {
 		t.Fatalf("after restart profile %q", got)
 	}
-	if w2.Workspace() != filepath.Join(dir, "workspace") {
+	if w2.Workspace() != dir+"-workspace" {
 		t.Fatalf("default workspace %s", w2.Workspace())
+	}
+}
+
+// TestDefaultWorkspaceOutsideTheDataDir: the workspace Warren makes lives
+// beside the data directory, so `..` from it never reaches the keys or the
+// database; an older Warren's workspace inside the data directory is moved
+// out with its files.
+func TestDefaultWorkspaceOutsideTheDataDir(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	dir := filepath.Join(base, "data")
+	old := filepath.Join(dir, "workspace")
+	if err := os.MkdirAll(old, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(old, "notes.md"), []byte("kept"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := open(t, dir)
+	ws := w.Workspace()
+	if ws != filepath.Join(base, "data-workspace") || warren.DefaultWorkspace(dir) != ws {
+		t.Fatalf("workspace %s", ws)
+	}
+	if rel, err := filepath.Rel(dir, ws); err != nil || !strings.HasPrefix(rel, "..") {
+		t.Fatalf("workspace %s is inside the data directory %s", ws, dir)
+	}
+	if b, err := os.ReadFile(filepath.Join(ws, "notes.md")); err != nil || string(b) != "kept" {
+		t.Fatalf("the old workspace's file did not move: %q %v", b, err)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Fatalf("old workspace still there: %v", err)
+	}
+	// A data directory at a file system root gets its own temp folder.
+	if d := warren.DefaultWorkspace(string(filepath.Separator)); !strings.HasPrefix(d, os.TempDir()) {
+		t.Fatalf("root data dir: workspace %s", d)
 	}
 }
 
