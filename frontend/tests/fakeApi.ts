@@ -29,6 +29,7 @@ import type {
   McpGrant,
   McpServer,
   McpStatus,
+  SandboxCheck,
   SandboxStatus,
   ToolEvent,
 } from '../src/lib/types';
@@ -57,6 +58,8 @@ export interface FakeState {
   mode: ApprovalMode;
   dialogs: boolean;
   sandbox: SandboxStatus;
+  /** What SandboxDoctor answers. */
+  doctor: SandboxCheck[];
   custom: CustomTool[];
   /** Stored env values per tool (the fake keeps them to check write-only handling). */
   customEnv: Record<string, Record<string, string>>;
@@ -121,6 +124,7 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     mode: 'ask',
     dialogs: true,
     sandbox: sandboxStatus(),
+    doctor: [],
     custom: [structuredClone(sampleCustomTool)],
     customEnv: { '\u0000count_lines': { API_TOKEN: 'stored-secret' } },
     customProblems: [],
@@ -304,6 +308,7 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
       state.sandbox = { ...state.sandbox, containers: [] };
       return n;
     }),
+    sandboxDoctor: vi.fn(async (_agent: string) => structuredClone(state.doctor)),
 
     customTools: vi.fn(async () => structuredClone(state.custom)),
     // Like Go: env merges into the stored values, "" removes a key, and

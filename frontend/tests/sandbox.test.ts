@@ -3,8 +3,29 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import SandboxPanel from '../src/components/SandboxPanel.svelte';
 import { customToolFromWire, customToolToWire, wailsApi } from '../src/lib/api';
-import { HOST_HEADLINE, PODMAN_HEADLINE, whereCommandsRun } from '../src/lib/sandbox';
+import {
+  HOST_HEADLINE,
+  PODMAN_HEADLINE,
+  checkResult,
+  doctorSummary,
+  segments,
+  splitFix,
+  whereCommandsRun,
+} from '../src/lib/sandbox';
+import type { SandboxCheck } from '../src/lib/types';
 import { fakeApi, sandboxStatus } from './fakeApi';
+
+// Lines as app.SandboxStatus sends them (sandbox/podman/access_unix.go).
+const WORKSPACE_PROBLEM =
+  'the sandbox user warren-sandbox (uid 1001) cannot use the workspace /tmp/x: it is drwx------, owned by root. ' +
+  'Fix: sudo chown -R warren-sandbox /tmp/x (the sandbox user then owns the files agents make), or pick a workspace that user can write';
+const TUN_WARNING =
+  'Agents with network on cannot run sandboxed commands: the sandbox cannot give this agent a network: /dev/net/tun is crw-------, ' +
+  'owned by root, so slirp4netns cannot open it. Fix: sudo chmod 0666 /dev/net/tun (its usual mode; scripts/podman-setup.sh sets it), ' +
+  "or turn the agent's network off";
+
+const code = (text: string) => ({ text, code: true });
+const prose = (text: string) => ({ text, code: false });
 
 function renderPanel(api = fakeApi(), props: { active?: boolean; refreshMs?: number } = {}) {
   const user = userEvent.setup();
@@ -19,8 +40,76 @@ describe('sandbox helpers', () => {
     [{ available: false, fallback: 'host' as const }, 'danger', HOST_HEADLINE],
     [{ available: false, fallback: 'deny' as const }, 'blocked', 'Commands are refused: the sandbox is not ready'],
     [{ rootless: false }, 'caution', 'Commands run in Podman containers (rootful)'],
+    // A problem means not ready even if available still says true.
+    [{ problems: [WORKSPACE_PROBLEM] }, 'blocked', 'Commands are refused: the sandbox is not ready'],
+    [{ error: 'dial unix podman.sock: connection refused' }, 'blocked', 'Commands are refused: the sandbox is not ready'],
   ])('%j → %s', (over, tone, headline) => {
     expect(whereCommandsRun(sandboxStatus(over))).toMatchObject({ tone, headline });
+  });
+
+  it('the blocked verdict points at the problem below', () => {
+    expect(whereCommandsRun(sandboxStatus({ available: false })).detail).toContain('see the problem below');
+    expect(whereCommandsRun(sandboxStatus({ available: false, fallback: 'host' })).detail).toContain('see the problem below');
+  });
+
+  it.each([
+    [
+      WORKSPACE_PROBLEM,
+      'the sandbox user warren-sandbox (uid 1001) cannot use the workspace /tmp/x: it is drwx------, owned by root.',
+      'sudo chown -R warren-sandbox /tmp/x (the sandbox user then owns the files agents make), or pick a workspace that user can write',
+    ],
+    ['image x is missing: build it with `warren sandbox image build`', 'image x is missing: build it with `warren sandbox image build`', ''],
+    // Split at the last mark: the cause may quote an error with its own.
+    ['a failed: inner. Fix: not this. Fix: this one', 'a failed: inner. Fix: not this.', 'this one'],
+    ['  spaced. Fix:  chmod o+x /a  ', 'spaced.', 'chmod o+x /a'],
+  ])('splitFix(%j)', (line, cause, fix) => {
+    expect(splitFix(line)).toEqual({ cause, fix });
+  });
+
+  it.each([
+    [
+      'sudo chown -R warren-sandbox /tmp/x (the sandbox user then owns the files agents make), or pick a workspace that user can write',
+      [code('sudo chown -R warren-sandbox /tmp/x'), prose(' (the sandbox user then owns the files agents make), or pick a workspace that user can write')],
+    ],
+    [
+      "sudo modprobe tun, then sudo chmod 0666 /dev/net/tun, or turn the agent's network off",
+      [code('sudo modprobe tun'), prose(', then '), code('sudo chmod 0666 /dev/net/tun'), prose(", or turn the agent's network off")],
+    ],
+    [
+      'as root run scripts/podman-setup.sh; as a user `systemctl --user start podman.socket` (or install podman, uidmap and slirp4netns)',
+      [
+        prose('as root run '),
+        code('scripts/podman-setup.sh'),
+        prose('; as a user '),
+        code('systemctl --user start podman.socket'),
+        prose(' (or install podman, uidmap and slirp4netns)'),
+      ],
+    ],
+    ['pick a workspace outside /srv/a, or let it pass: chmod o+x /srv/a.', [prose('pick a workspace outside /srv/a, or let it pass: '), code('chmod o+x /srv/a'), prose('.')]],
+    ['sudo sysctl -w user.max_user_namespaces=15000', [code('sudo sysctl -w user.max_user_namespaces=15000')]],
+    ['the container got no interface besides lo: check slirp4netns and /dev/net/tun', [prose('the container got no interface besides lo: check slirp4netns and /dev/net/tun')]],
+    ['an `unpaired backtick', [prose('an `unpaired backtick')]],
+  ])('segments(%j)', (text, want) => {
+    expect(segments(text)).toEqual(want);
+  });
+
+  it('segments without commands only marks backticks', () => {
+    expect(segments('run `warren sandbox doctor` or sudo chmod 0666 /dev/net/tun', false)).toEqual([
+      prose('run '),
+      code('warren sandbox doctor'),
+      prose(' or sudo chmod 0666 /dev/net/tun'),
+    ]);
+  });
+
+  it('sums up the doctor', () => {
+    const pass: SandboxCheck = { name: 'socket', ok: true, detail: '' };
+    const warn: SandboxCheck = { name: 'service', ok: true, warn: true, detail: '' };
+    const fail: SandboxCheck = { name: 'image', ok: false, detail: '' };
+    expect([pass, warn, fail].map(checkResult)).toEqual(['pass', 'warn', 'fail']);
+    expect(doctorSummary([pass, warn, fail, fail])).toBe('2 of 4 checks failed, 1 warning.');
+    expect(doctorSummary([pass, pass])).toBe('All 2 checks passed.');
+    expect(doctorSummary([pass, warn])).toBe('All 2 checks passed, 1 warning.');
+    expect(doctorSummary([])).toBe('The doctor ran no checks.');
   });
 });
 
@@ -70,6 +159,111 @@ describe('sandbox panel', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('connection refused');
     expect(screen.getByTestId('sandbox-verdict').textContent).toContain('Commands are refused');
     expect(screen.getByText(/^\s*not ready, rootless/)).toBeTruthy();
+  });
+
+  it('lists each problem and fix-bearing warning with its cause as prose and its fix set apart', async () => {
+    const api = fakeApi();
+    api.state.sandbox = sandboxStatus({
+      available: false,
+      problems: [WORKSPACE_PROBLEM, 'image x is missing: build it with `warren sandbox image build`'],
+      error: 'joined',
+      warnings: [TUN_WARNING],
+    });
+    renderPanel(api);
+    const problems = await screen.findByTestId('sandbox-problems');
+    expect(problems.getAttribute('role')).toBe('alert');
+    expect(within(problems).getByRole('heading').textContent).toBe('The sandbox reported 2 problems');
+    expect(problems.textContent).not.toContain('joined'); // error only stands in when problems are missing
+    const [first, second] = within(problems).getAllByRole('listitem');
+    // The cause is prose, not a code blob; the fix has its label and the command as code.
+    const cause = within(first).getByText(/cannot use the workspace \/tmp\/x/);
+    expect(cause.tagName).not.toBe('CODE');
+    expect(cause.closest('code')).toBeNull();
+    expect(cause.textContent).not.toContain('Fix:');
+    const fix = within(first).getByTestId('sandbox-fix');
+    expect(fix.textContent).toMatch(/^\s*Fix:/);
+    expect(within(fix).getByText('sudo chown -R warren-sandbox /tmp/x').tagName).toBe('CODE');
+    expect(fix.textContent).toContain('or pick a workspace that user can write');
+    // A line without a fix is shown whole; its backticked command is code.
+    expect(within(second).queryByTestId('sandbox-fix')).toBeNull();
+    expect(within(second).getByText('warren sandbox image build').tagName).toBe('CODE');
+
+    const warnings = screen.getByTestId('sandbox-warnings');
+    expect(warnings.textContent).toContain('slirp4netns cannot open it.');
+    const wfix = within(warnings).getByTestId('sandbox-fix');
+    expect(within(wfix).getByText('sudo chmod 0666 /dev/net/tun').tagName).toBe('CODE');
+
+    const verdict = screen.getByTestId('sandbox-verdict');
+    expect(verdict.textContent).toContain('Commands are refused');
+    expect(verdict.textContent).toContain('see the problem below');
+    expect(screen.getByText(/^\s*not ready, rootless/)).toBeTruthy();
+  });
+
+  it('never says ready while a problem is reported', async () => {
+    const api = fakeApi();
+    api.state.sandbox = sandboxStatus({ available: true, problems: [WORKSPACE_PROBLEM] });
+    renderPanel(api);
+    const verdict = await screen.findByTestId('sandbox-verdict');
+    expect(verdict.classList.contains('blocked')).toBe(true);
+    expect(screen.getByText(/^\s*not ready, rootless/)).toBeTruthy();
+  });
+
+  it('checks the sandbox: busy while it runs, then PASS/WARN/FAIL rows with the fixes', async () => {
+    const api = fakeApi();
+    let finish: (checks: SandboxCheck[]) => void = () => {};
+    api.sandboxDoctor.mockImplementationOnce(() => new Promise<SandboxCheck[]>((resolve) => (finish = resolve)));
+    const { user } = renderPanel(api);
+    await screen.findByTestId('sandbox-verdict');
+    const button = screen.getByRole('button', { name: 'Check the sandbox' });
+    // A real button: it takes focus and Enter starts it.
+    button.focus();
+    await user.keyboard('{Enter}');
+    expect(api.sandboxDoctor).toHaveBeenCalledWith('');
+    expect(button.textContent?.trim()).toBe('Checking…');
+    expect(button.hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('doctor-status').textContent).toContain('takes a few seconds');
+    await user.click(button); // disabled: no second run
+    expect(api.sandboxDoctor).toHaveBeenCalledTimes(1);
+
+    finish([
+      { name: 'socket', ok: true, detail: 'unix:///run/user/1000/podman/podman.sock (env)' },
+      { name: 'service', ok: true, warn: true, detail: 'podman 4.3.1, rootless false', fix: 'prefer a rootless service' },
+      { name: 'tun device', ok: false, detail: '/dev/net/tun is crw-------, owned by root', fix: 'sudo chmod 0666 /dev/net/tun (its usual mode), or turn the network off' },
+    ]);
+    const results = await screen.findByTestId('doctor-results');
+    expect(button.textContent?.trim()).toBe('Check the sandbox');
+    expect(button.hasAttribute('disabled')).toBe(false);
+    expect(screen.getByTestId('doctor-status').textContent).toContain('1 of 3 checks failed, 1 warning.');
+    const rows = within(results).getAllByRole('listitem');
+    expect(rows.map((r) => r.querySelector('.badge')?.textContent)).toEqual(['PASS', 'WARN', 'FAIL']);
+    expect(within(rows[0]).queryByTestId('sandbox-fix')).toBeNull();
+    expect(within(rows[1]).getByTestId('sandbox-fix').textContent).toContain('prefer a rootless service');
+    const fail = rows[2];
+    expect(fail.textContent).toContain('tun device');
+    expect(fail.textContent).toContain('/dev/net/tun is crw-------, owned by root');
+    expect(within(within(fail).getByTestId('sandbox-fix')).getByText('sudo chmod 0666 /dev/net/tun').tagName).toBe('CODE');
+
+    // Running again replaces the list.
+    api.state.doctor = [{ name: 'socket', ok: true, detail: 'ok again' }];
+    await user.click(button);
+    await waitFor(() => expect(within(screen.getByTestId('doctor-results')).getAllByRole('listitem')).toHaveLength(1));
+    expect(screen.getByTestId('doctor-results').textContent).toContain('ok again');
+    expect(screen.getByTestId('doctor-status').textContent).toContain('The check passed.');
+  });
+
+  it('shows a failed SandboxDoctor call as an error banner with Retry', async () => {
+    const api = fakeApi();
+    api.sandboxDoctor.mockRejectedValueOnce('sandbox unavailable: no podman socket');
+    const { user } = renderPanel(api);
+    await screen.findByTestId('sandbox-verdict');
+    await user.click(screen.getByRole('button', { name: 'Check the sandbox' }));
+    const banner = await screen.findByTestId('error-banner');
+    expect(banner.textContent).toContain('SandboxDoctor(): sandbox unavailable: no podman socket');
+    expect(screen.queryByTestId('doctor-results')).toBeNull();
+    api.state.doctor = [{ name: 'socket', ok: false, detail: 'no socket', fix: 'systemctl --user start podman.socket' }];
+    await user.click(within(banner).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByTestId('doctor-results')).toBeTruthy();
+    expect(screen.queryByTestId('error-banner')).toBeNull();
   });
 
   it('saves settings, warning before choosing the host', async () => {
@@ -156,6 +350,7 @@ describe('wailsApi over the generated bindings', () => {
           DeleteCustomTool,
           CustomToolProblems: vi.fn(async () => null),
           PruneSandbox: vi.fn(async () => 3),
+          SandboxDoctor: vi.fn(async () => null),
         },
       },
     };
@@ -176,6 +371,7 @@ describe('wailsApi over the generated bindings', () => {
     expect(DeleteCustomTool).toHaveBeenCalledWith('count_lines', 'reviewer');
     expect(await wailsApi.customToolProblems()).toEqual([]);
     expect(await wailsApi.pruneSandbox()).toBe(3);
+    expect(await wailsApi.sandboxDoctor('')).toEqual([]);
   });
 
   it('leaves out an empty env and passes unparsable parameters through for Go to report', () => {

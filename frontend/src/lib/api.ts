@@ -24,6 +24,7 @@ import type {
   CallResult,
   CustomTool,
   Explanation,
+  SandboxCheck,
   SandboxStatus,
   ToolEvent,
   ToolInfo,
@@ -69,6 +70,8 @@ export interface WarrenApi {
   setSandboxSettings(mode: string, fallback: string, image: string): Promise<void>;
   /** Removes idle sandbox containers; resolves to how many were removed. */
   pruneSandbox(): Promise<number>;
+  /** Runs every sandbox check for agent's workspace ("" = the default); starts real containers, takes seconds. */
+  sandboxDoctor(agent: string): Promise<SandboxCheck[]>;
 
   customTools(): Promise<CustomTool[]>;
   /** Validates and stores a tool; it is live at once. */
@@ -246,6 +249,7 @@ export const wailsApi: WarrenApi = {
   sandboxStatus: async () => (await App.SandboxStatus()) as unknown as SandboxStatus,
   setSandboxSettings: (mode, fallback, image) => App.SetSandboxSettings(mode, fallback, image),
   pruneSandbox: async () => Number(await App.PruneSandbox()) || 0,
+  sandboxDoctor: async (agent) => ((await App.SandboxDoctor(agent)) ?? []) as unknown as SandboxCheck[],
 
   customTools: async () => ((await App.CustomTools()) ?? []).map(customToolFromWire),
   saveCustomTool: (tool) => App.SaveCustomTool(customToolToWire(tool) as never),

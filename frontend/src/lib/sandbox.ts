@@ -1,5 +1,6 @@
 // What the sandbox status means for the user, in words.
-import type { SandboxStatus } from './types';
+import type { SandboxCheck, SandboxStatus } from './types';
+import { plural } from './words';
 
 export type Tone = 'safe' | 'caution' | 'danger' | 'blocked';
 
@@ -12,6 +13,18 @@ export interface Verdict {
 export const HOST_HEADLINE = 'Commands run ON THIS MACHINE (no sandbox)';
 export const PODMAN_HEADLINE = 'Commands run in rootless Podman containers';
 
+/** Podman can run commands now: available and nothing reported in the way. */
+export function sandboxReady(s: SandboxStatus): boolean {
+  return s.available && problemLines(s).length === 0;
+}
+
+/** Why sandboxed commands cannot run, one line each (an older backend sent only error). */
+export function problemLines(s: SandboxStatus): string[] {
+  const problems = (s.problems ?? []).filter(Boolean);
+  if (problems.length) return problems;
+  return s.error ? [s.error] : [];
+}
+
 /** Where commands run right now, given the configured mode and what is available. */
 export function whereCommandsRun(s: SandboxStatus): Verdict {
   if (s.mode === 'host') {
@@ -21,18 +34,18 @@ export function whereCommandsRun(s: SandboxStatus): Verdict {
       detail: 'Sandbox mode is “host”: agents’ commands run as your user, with your files and your network.',
     };
   }
-  if (!s.available) {
+  if (!sandboxReady(s)) {
     if (s.fallback === 'host') {
       return {
         tone: 'danger',
         headline: HOST_HEADLINE,
-        detail: 'The Podman sandbox is not ready and the fallback is “host”, so commands run directly on this machine.',
+        detail: 'The Podman sandbox is not ready (see the problem below) and the fallback is “host”, so commands run directly on this machine.',
       };
     }
     return {
       tone: 'blocked',
       headline: 'Commands are refused: the sandbox is not ready',
-      detail: 'The fallback is “deny”, so nothing runs until the Podman sandbox is ready (see the error below).',
+      detail: 'The fallback is “deny”, so nothing runs until the Podman sandbox is ready: see the problem below and its fix.',
     };
   }
   if (!s.rootless) {
@@ -52,4 +65,95 @@ export function whereCommandsRun(s: SandboxStatus): Verdict {
 /** Docker-style short container id. */
 export function shortId(id: string): string {
   return id.length > 12 ? id.slice(0, 12) : id;
+}
+
+/** A problem or warning line split into what is wrong and what to do. */
+export interface Advice {
+  /** What is wrong; the whole line when it says no fix. */
+  cause: string;
+  /** What to do, "" when the line has none. */
+  fix: string;
+}
+
+const FIX_MARK = '. Fix: ';
+
+/**
+ * Splits "<cause>. Fix: <fix>" at the last ". Fix: " (a cause may quote an
+ * error that has its own); the cause keeps its full stop.
+ */
+export function splitFix(line: string): Advice {
+  const at = line.lastIndexOf(FIX_MARK);
+  if (at < 0) return { cause: line.trim(), fix: '' };
+  return { cause: line.slice(0, at + 1).trim(), fix: line.slice(at + FIX_MARK.length).trim() };
+}
+
+/** A run of text, or of a command to show as copyable code. */
+export interface Segment {
+  text: string;
+  code: boolean;
+}
+
+// A command in a fix: a known program followed by an argument, or one of the
+// set-up scripts. Fixes are prose written in Go ("sudo modprobe tun, then sudo
+// chmod 0666 /dev/net/tun, or turn the agent's network off"), so a program
+// name only counts with an argument after it ("install podman, uidmap" is prose).
+const COMMAND =
+  /(^|[\s(])((?:sudo|chmod|chown|chgrp|systemctl|sysctl|modprobe|usermod|apt-get|dnf|podman|warren|make) (?=[^\s,;.)])|scripts\/[\w.-]+\.sh)/g;
+// Where a command's arguments end: a clause break, a parenthesis or the end.
+const COMMAND_END = /, |; | \(|\)|\.(?:\s|$)|$/g;
+
+/**
+ * Cuts text into prose and code: `backticked` spans always, and with commands
+ * also the commands a fix spells out without backticks.
+ */
+export function segments(text: string, commands = true): Segment[] {
+  const out: Segment[] = [];
+  const push = (t: string, code: boolean) => {
+    if (!t) return;
+    const last = out[out.length - 1];
+    if (last && last.code === code && !code) last.text += t;
+    else out.push({ text: t, code });
+  };
+  const parts = text.split('`');
+  parts.forEach((part, i) => {
+    // Odd parts were between backticks; an unpaired last one stays prose.
+    const quoted = i % 2 === 1;
+    if (quoted && i < parts.length - 1) return push(part, true);
+    if (quoted) part = '`' + part;
+    if (!commands) return push(part, false);
+    let from = 0;
+    for (const m of part.matchAll(COMMAND)) {
+      const start = m.index + m[1].length;
+      if (start < from) continue;
+      let end = start + m[2].length;
+      if (!m[2].startsWith('scripts/')) {
+        COMMAND_END.lastIndex = end;
+        end = COMMAND_END.exec(part)?.index ?? part.length;
+      }
+      push(part.slice(from, start), false);
+      push(part.slice(start, end), true);
+      from = end;
+    }
+    push(part.slice(from), false);
+  });
+  return out;
+}
+
+export type CheckResult = 'pass' | 'warn' | 'fail';
+
+/** A doctor check's badge. */
+export function checkResult(c: SandboxCheck): CheckResult {
+  if (!c.ok) return 'fail';
+  return c.warn ? 'warn' : 'pass';
+}
+
+/** One line over the doctor's results: "2 of 13 checks failed, 1 warning". */
+export function doctorSummary(checks: SandboxCheck[]): string {
+  const n = checks.length;
+  const failed = checks.filter((c) => checkResult(c) === 'fail').length;
+  const warned = checks.filter((c) => checkResult(c) === 'warn').length;
+  const warnings = warned ? `, ${plural(warned, 'warning')}` : '';
+  if (n === 0) return 'The doctor ran no checks.';
+  if (failed) return `${failed} of ${plural(n, 'check')} failed${warnings}.`;
+  return `${n === 1 ? 'The check passed' : `All ${n} checks passed`}${warnings}.`;
 }

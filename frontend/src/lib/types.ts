@@ -180,8 +180,26 @@ export interface SandboxStatus {
   runtime: string;
   runner?: string;
   containers: SandboxContainer[] | null;
+  /** What to know about where commands run; some end in ". Fix: …". */
   warnings: string[] | null;
+  /** Why sandboxed commands cannot run, one line each: "<cause>. Fix: <fix>". */
+  problems?: string[] | null;
+  /** The problems joined by "; " (what older backends sent instead). */
   error: string;
+}
+
+/** One check of app.SandboxDoctor (podman.Check), run for real. */
+export interface SandboxCheck {
+  /** Short and stable: "socket", "tun device", "network run"… */
+  name: string;
+  /** False when the check failed. */
+  ok: boolean;
+  /** A pass with a caveat. */
+  warn?: boolean;
+  /** What was found, in one line. */
+  detail: string;
+  /** What to do about a failure or warning, in one line. */
+  fix?: string;
 }
 
 // ---- Custom tools (app.CustomTools → custom.Definition) ----

@@ -200,6 +200,7 @@ export namespace app {
 	    runner: string;
 	    containers: SandboxContainer[];
 	    warnings: string[];
+	    problems: string[];
 	    error: string;
 	
 	    static createFrom(source: any = {}) {
@@ -219,6 +220,7 @@ export namespace app {
 	        this.runner = source["runner"];
 	        this.containers = this.convertValues(source["containers"], SandboxContainer);
 	        this.warnings = source["warnings"];
+	        this.problems = source["problems"];
 	        this.error = source["error"];
 	    }
 	
@@ -718,6 +720,31 @@ export namespace mcp {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace podman {
+	
+	export class Check {
+	    name: string;
+	    ok: boolean;
+	    warn?: boolean;
+	    detail: string;
+	    fix?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Check(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.ok = source["ok"];
+	        this.warn = source["warn"];
+	        this.detail = source["detail"];
+	        this.fix = source["fix"];
+	    }
 	}
 
 }

@@ -8,6 +8,7 @@ import {approvals} from '../models';
 import {app} from '../models';
 import {custom} from '../models';
 import {policy} from '../models';
+import {podman} from '../models';
 import {sessions} from '../models';
 import {agent} from '../models';
 import {llm} from '../models';
@@ -99,6 +100,8 @@ export function ReviewMCPRequest(arg1:number,arg2:boolean,arg3:string):Promise<v
 export function RevokeApproval(arg1:number):Promise<void>;
 
 export function RunCronJobNow(arg1:string):Promise<cron.Job>;
+
+export function SandboxDoctor(arg1:string):Promise<Array<podman.Check>>;
 
 export function SandboxStatus():Promise<app.SandboxStatus>;
 

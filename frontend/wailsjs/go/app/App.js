@@ -178,6 +178,10 @@ export function RunCronJobNow(arg1) {
   return window['go']['app']['App']['RunCronJobNow'](arg1);
 }
 
+export function SandboxDoctor(arg1) {
+  return window['go']['app']['App']['SandboxDoctor'](arg1);
+}
+
 export function SandboxStatus() {
   return window['go']['app']['App']['SandboxStatus']();
 }
