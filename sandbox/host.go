@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"sort"
 	"time"
+
+	"github.com/warren-dev/warren/sandbox/script"
 )
 
 // AllowedEnv are the parent variables a host command inherits; everything
@@ -60,7 +62,7 @@ func Environ(layers ...map[string]string) []string {
 
 // Run implements Runner.
 func (h *Host) Run(ctx context.Context, req Request) (Result, error) {
-	if len(req.Argv) == 0 || req.Argv[0] == "" {
+	if req.Script == "" && (len(req.Argv) == 0 || req.Argv[0] == "") {
 		return Result{}, errors.New("host run: empty command")
 	}
 	timeout := req.Timeout
@@ -69,6 +71,9 @@ func (h *Host) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if req.Script != "" {
+		return h.runScript(ctx, req)
+	}
 	cmd := exec.CommandContext(ctx, req.Argv[0], req.Argv[1:]...)
 	cmd.Dir = req.Dir
 	cmd.Env = h.Environ(req.Env)
@@ -91,6 +96,39 @@ func (h *Host) Run(ctx context.Context, req Request) (Result, error) {
 		res.ExitCode = -1
 	default:
 		return res, fmt.Errorf("run %s: %w", req.Argv[0], err)
+	}
+	return res, nil
+}
+
+// runScript runs req.Script with Warren's interpreter, req.Guard judging
+// every command and redirection; programs still running when the script
+// ends (background ones) are killed with it.
+func (h *Host) runScript(ctx context.Context, req Request) (Result, error) {
+	if req.Guard == nil {
+		return Result{}, errors.New("host run: a script needs a guard")
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stdout, stderr := NewOutputBuffer(req.MaxOutput), NewOutputBuffer(req.MaxOutput)
+	start := time.Now()
+	code, err := script.Run(sctx, script.Options{
+		Script: req.Script, Dir: req.Dir, Env: h.Environ(req.Env), Stdout: stdout, Stderr: stderr, Guard: req.Guard,
+	})
+	res := Result{
+		Stdout: stdout.String(), Stderr: stderr.String(), ExitCode: code,
+		Truncated: stdout.Truncated() || stderr.Truncated(), Duration: time.Since(start), Where: "host",
+		TimedOut: errors.Is(ctx.Err(), context.DeadlineExceeded),
+	}
+	var refused *script.Refused
+	switch {
+	case errors.As(err, &refused):
+		res.Refused = refused.Error()
+	case res.TimedOut:
+		res.ExitCode = -1
+	case err != nil && ctx.Err() != nil:
+		return res, ctx.Err()
+	case err != nil:
+		res.Stderr += err.Error() + "\n"
 	}
 	return res, nil
 }

@@ -8,6 +8,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/warren-dev/warren/sandbox/script"
 )
 
 // Request is one command to run.
@@ -15,6 +17,13 @@ type Request struct {
 	// Argv is the program and its arguments; no shell is involved unless
 	// Argv starts one.
 	Argv []string
+	// Script, instead of Argv, is a shell script run by Warren's own
+	// interpreter (sandbox/script), each command and redirection judged as
+	// it runs: on the host by Guard, in a container by the sandbox policy.
+	Script string
+	// Guard judges a Script's commands on the host; a host Script run
+	// without one is refused. Sandboxes ignore it.
+	Guard script.Guard
 	// Dir is the working directory. On the host it is a host path; in a
 	// sandbox a relative Dir or a host path under Workspace is mapped to
 	// /workspace, and an empty Dir means /workspace.
@@ -56,6 +65,9 @@ type Result struct {
 	// Warnings are about where the command ran, e.g. limits the host does
 	// not enforce or why it fell back to the host; meant for the user.
 	Warnings []string
+	// Refused says which command or file of a Script the policy stopped
+	// at, and why; the script did not go on past it.
+	Refused string
 }
 
 // Runner runs commands somewhere.

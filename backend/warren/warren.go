@@ -151,7 +151,7 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		Gate:     w.gate,
 		Approver: w.approveTool,
 	})
-	shellDeps := runtime.Deps{Workspace: w.workspace, Runner: w.runnerFor, Approvals: w.approvals, Processes: w.processes}
+	shellDeps := runtime.Deps{Workspace: w.workspace, Runner: w.runnerFor, Approvals: w.approvals, Processes: w.processes, DataDir: w.dataDir}
 	err = builtin.Register(w.registry, builtin.Deps{
 		Workspace:    w.workspace,
 		CacheDir:     filepath.Join(w.dataDir, "cache"),

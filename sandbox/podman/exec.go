@@ -23,7 +23,7 @@ const killGrace = 5 * time.Second
 // (req.Key, req.Workspace, req.Network), creating it on first use. Errors
 // that mean the sandbox cannot run anything wrap sandbox.ErrUnavailable.
 func (m *Manager) Run(ctx context.Context, req sandbox.Request) (sandbox.Result, error) {
-	if len(req.Argv) == 0 || req.Argv[0] == "" {
+	if req.Script == "" && (len(req.Argv) == 0 || req.Argv[0] == "") {
 		return sandbox.Result{}, errors.New("sandbox run: empty command")
 	}
 	k, err := boxKeyFor(req)
@@ -63,7 +63,8 @@ func (m *Manager) exec(ctx context.Context, b *box, req sandbox.Request, dir str
 	// The host caps output again: the runner lives inside the sandbox and
 	// is trusted no further than the commands it runs.
 	stdout, stderr := sandbox.NewOutputBuffer(limit), sandbox.NewOutputBuffer(limit)
-	ereq := runner.ExecRequest{Argv: req.Argv, Dir: dir, Env: m.environ(req.Env), TimeoutMS: timeout.Milliseconds(), MaxOutput: limit}
+	ereq := runner.ExecRequest{Argv: req.Argv, Script: req.Script, Workspace: workspaceDir, Dir: dir, Env: m.environ(req.Env),
+		TimeoutMS: timeout.Milliseconds(), MaxOutput: limit}
 	hctx, cancel := context.WithTimeout(ctx, timeout+killGrace)
 	defer cancel()
 	start := time.Now()
@@ -71,6 +72,7 @@ func (m *Manager) exec(ctx context.Context, b *box, req sandbox.Request, dir str
 	res := sandbox.Result{
 		Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(start), Where: b.where(),
 		ExitCode: exit.Code, TimedOut: exit.TimedOut, Truncated: exit.Truncated || stdout.Truncated() || stderr.Truncated(),
+		Refused: exit.Refused,
 	}
 	switch {
 	case err == nil:
@@ -89,7 +91,11 @@ func (m *Manager) exec(ctx context.Context, b *box, req sandbox.Request, dir str
 		return res, fmt.Errorf("sandbox exec in %s: %w", b.where(), err)
 	}
 	if exit.Error != "" {
-		return res, fmt.Errorf("run %s in sandbox: %s", req.Argv[0], exit.Error)
+		what := "script"
+		if len(req.Argv) > 0 {
+			what = req.Argv[0]
+		}
+		return res, fmt.Errorf("run %s in sandbox: %s", what, exit.Error)
 	}
 	if b.warned.CompareAndSwap(false, true) {
 		res.Warnings = b.warnings // once per container: they do not change

@@ -23,7 +23,7 @@ import (
 
 // Version is the protocol version; the host refuses a runner that answers a
 // ping with another one (an old binary left in a long-lived container).
-const Version = 1
+const Version = 2
 
 // SocketName is the runner's socket file inside its run directory.
 const SocketName = "runner.sock"
@@ -46,6 +46,13 @@ type ExecRequest struct {
 	// readiness and version check.
 	Ping bool     `json:"ping,omitempty"`
 	Argv []string `json:"argv,omitempty"`
+	// Script, instead of Argv, is a shell script the runner runs with
+	// Warren's interpreter (sandbox/script), judging each command and
+	// redirection with the sandbox policy (policy/guard) as it runs.
+	Script string `json:"script,omitempty"`
+	// Workspace is the container path agents' files are in (the policy's
+	// workspace); default /workspace.
+	Workspace string `json:"workspace,omitempty"`
 	// Dir is the working directory inside the container.
 	Dir string `json:"dir,omitempty"`
 	// Env is the complete environment (KEY=value); the runner's own is not
@@ -67,6 +74,8 @@ type Exit struct {
 	// Error says why the command did not start (not found, bad dir);
 	// Code is then -1.
 	Error string `json:"error,omitempty"`
+	// Refused says what the policy stopped a script at, and why.
+	Refused string `json:"refused,omitempty"`
 }
 
 // WriteFrame writes one frame. Callers serialise concurrent writers.

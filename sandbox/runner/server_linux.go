@@ -106,6 +106,9 @@ func serveConn(ctx context.Context, conn net.Conn, opts ServeOptions) {
 }
 
 func run(ctx context.Context, req ExecRequest, w *frameWriter, hangup <-chan struct{}, grace time.Duration) Exit {
+	if req.Script != "" {
+		return runScript(ctx, req, w, hangup, grace)
+	}
 	if len(req.Argv) == 0 || req.Argv[0] == "" {
 		return Exit{Code: -1, Error: "empty command"}
 	}

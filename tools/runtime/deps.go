@@ -33,6 +33,9 @@ type Deps struct {
 	Approvals Approver
 	// Processes tracks background commands; nil makes a private table.
 	Processes *Processes
+	// DataDir is Warren's data directory: commands run on the host may not
+	// touch it.
+	DataDir string
 }
 
 // Tools builds exec and process.
@@ -79,18 +82,6 @@ func workdir(ctx context.Context, fallback, cwd string) (ws, dir string, res *to
 		return "", "", &r
 	}
 	return ws, filepath.Clean(resolved.Real), nil
-}
-
-// approvalRequest turns commands from the analyser into a request. Commands
-// with parts only known at run time cannot be remembered with "always".
-func approvalRequest(tool, summary, reason string, cmds [][]string, literal bool) approvals.Request {
-	req := approvals.Request{Tool: tool, Summary: summary, Reason: reason}
-	if literal {
-		req.Commands = cmds
-	} else {
-		req.Reason += " (\"always\" is not offered: parts of the command are only known when it runs)"
-	}
-	return req
 }
 
 func sandboxError(err error) tools.Result {

@@ -91,7 +91,9 @@ func TestExec(t *testing.T) {
 		{"exit code", map[string]any{"command": "echo partial; exit 3"}, tools.CallContext{}, tools.CodeExecution, []string{"exited with code 3", "partial"}},
 		{"blocked", map[string]any{"command": "rm -rf ./scratch"}, tools.CallContext{}, tools.CodeSecurity, []string{"blocked by safety policy", "destructive"}},
 		{"blocked via wrapper", map[string]any{"command": "env rm -rf ./scratch"}, tools.CallContext{}, tools.CodeSecurity, []string{"blocked"}},
-		{"needs approval, denied", map[string]any{"command": "sudo ls"}, tools.CallContext{}, tools.CodePermission, []string{"not approved"}},
+		{"needs approval, denied", map[string]any{"command": "echo before; ldd /bin/true; echo after"}, tools.CallContext{}, tools.CodePermission,
+			[]string{"not approved", "stopped at run time", "before"}},
+		{"judged as it runs", map[string]any{"command": "X=rm; $X -rf ./scratch"}, tools.CallContext{}, tools.CodeSecurity, []string{"blocked by safety policy", "destructive"}},
 		{"timeout", map[string]any{"command": "sleep 30", "timeout_seconds": 1}, tools.CallContext{}, tools.CodeTimeout, []string{"timed out"}},
 		{"cwd escape", map[string]any{"command": "ls", "cwd": "../.."}, tools.CallContext{}, tools.CodeSecurity, []string{"cwd"}},
 		{"empty", map[string]any{"command": "  "}, tools.CallContext{}, tools.CodeValidation, []string{"empty"}},
@@ -128,14 +130,21 @@ func TestExec(t *testing.T) {
 func TestExecApprovedAndBackground(t *testing.T) {
 	t.Parallel()
 	r, svc, _ := setup(t, approvals.AllowAlways)
-	res := execCall(t, r, map[string]any{"command": "sh -c \"$CMD\"; echo ran"}, tools.CallContext{Agent: "coder"})
-	if res.IsError || !strings.Contains(res.ForLLM, "ran") {
-		t.Fatalf("approved command: %+v", res)
+	// A command that asks, run through a shell string whose text is only
+	// known at run time: judged (and remembered) as it really runs.
+	for _, cmd := range []string{`CMD="ldd /bin/true"; sh -c "$CMD"; echo ran`, `ldd /bin/true; echo ran`, `FOO=1 ldd /bin/true; echo ran`} {
+		res := execCall(t, r, map[string]any{"command": cmd}, tools.CallContext{Agent: "coder"})
+		if res.IsError || !strings.Contains(res.ForLLM, "ran") {
+			t.Fatalf("approved command %q: %+v", cmd, res)
+		}
 	}
 	audit, _ := svc.Audit(context.Background(), 10)
 	pats, _ := svc.Patterns(context.Background())
-	if len(audit) != 1 || audit[0].Agent != "coder" || audit[0].Decision != "allow-always" || len(pats) != 0 {
-		t.Fatalf("audit %+v, patterns %+v (non-literal commands must not be remembered)", audit, pats)
+	// Newest first: the changed environment asked again; the repeat
+	// matched the stored pattern.
+	if len(audit) != 3 || audit[0].DecidedBy != "user" || audit[1].DecidedBy != "pattern" || audit[2].Agent != "coder" ||
+		audit[2].Decision != "allow-always" || len(pats) != 2 {
+		t.Fatalf("audit %+v, patterns %+v", audit, pats)
 	}
 	start := execCall(t, r, map[string]any{"command": "echo bg; sleep 30", "background": true}, tools.CallContext{})
 	if start.IsError || !strings.Contains(start.ForLLM, "started background process p1") {

@@ -18,7 +18,7 @@ type Shell struct{ d Deps }
 // NewShell returns a Shell over d.
 func NewShell(d Deps) *Shell { return &Shell{d: d} }
 
-// Prepared is a command that passed analysis and approval.
+// Prepared is a command that passed the static analysis.
 type Prepared struct {
 	req    sandbox.Request
 	runner sandbox.Runner
@@ -47,8 +47,9 @@ func (s *Shell) Run(ctx context.Context, c Command) tools.Result {
 	return FormatRun(res, prep.req.Timeout)
 }
 
-// Prepare analyses the command, asks for approval when needed and picks the
-// runner. Deny verdicts come first: an approval can never un-deny.
+// Prepare refuses a command the static analysis denies and picks the
+// runner; the commands are judged (and, on the host, asked about) one by
+// one as they run. An approval can never un-deny.
 func (s *Shell) Prepare(ctx context.Context, c Command) (*Prepared, *tools.Result) {
 	tool, command, cwd, timeoutSec := c.Tool, c.Script, c.Cwd, c.Timeout
 	if strings.TrimSpace(command) == "" {
@@ -63,25 +64,11 @@ func (s *Shell) Prepare(ctx context.Context, c Command) (*Prepared, *tools.Resul
 	if bad != nil {
 		return nil, bad
 	}
-	a := shell.Analyze(command)
-	switch a.Verdict {
-	case shell.Deny:
+	// The static analysis refuses what is certainly denied before anything
+	// runs; every command is judged again, for real, as it runs.
+	if a := shell.Analyze(command); a.Verdict == shell.Deny {
 		r := tools.Errorf(tools.CodeSecurity, "blocked by safety policy: %s", strings.TrimPrefix(a.Summary(), "blocked: "))
 		return nil, &r
-	case shell.Ask:
-		cc := tools.CallContextFrom(ctx)
-		cmds, literal := commandsOf(a)
-		req := approvalRequest(tool, command, a.Summary(), cmds, literal)
-		req.Cwd, req.Agent, req.Session = dir, cc.Agent, cc.SandboxKey
-		out, err := s.d.Approvals.Decide(ctx, req)
-		if err != nil {
-			r := tools.Errorf(tools.CodeExecution, "approval failed: %v", err)
-			return nil, &r
-		}
-		if !out.Allowed {
-			r := tools.Errorf(tools.CodePermission, "command not approved (%s): %s", out.By, out.Reason)
-			return nil, &r
-		}
 	}
 	cc := tools.CallContextFrom(ctx)
 	runner, err := s.d.Runner(ctx, cc.Sandbox)
@@ -94,22 +81,9 @@ func (s *Shell) Prepare(ctx context.Context, c Command) (*Prepared, *tools.Resul
 		key = "default"
 	}
 	return &Prepared{runner: runner, req: sandbox.Request{
-		Argv: []string{"sh", "-c", command}, Dir: dir, Workspace: ws, Env: c.Env,
+		Script: command, Guard: s.hostJudge(ctx, tool, ws), Dir: dir, Workspace: ws, Env: c.Env,
 		Timeout: time.Duration(timeoutSec) * time.Second, Key: key, Network: cc.Network,
 	}}, nil
-}
-
-// commandsOf returns the argv of every command (wrappers included, so trust
-// in "sudo make" is not trust in "make") and whether all were literal.
-func commandsOf(a shell.Analysis) ([][]string, bool) {
-	literal := len(a.Commands) > 0
-	out := make([][]string, 0, len(a.Commands))
-	for _, c := range a.Commands {
-		argv := append(append([]string{}, c.Via...), c.Argv...)
-		out = append(out, argv)
-		literal = literal && c.Literal
-	}
-	return out, literal
 }
 
 // FormatRun renders a finished command for the model and the user.
@@ -132,6 +106,16 @@ func FormatRun(res sandbox.Result, timeout time.Duration) tools.Result {
 	}
 	text := b.String()
 	switch {
+	case res.Refused != "":
+		// What ran before the refusal stays in the output; nothing after it ran.
+		code := tools.CodePermission
+		if strings.Contains(res.Refused, "blocked by safety policy") {
+			code = tools.CodeSecurity
+		}
+		r := tools.Errorf(code, "stopped at run time: %s", res.Refused)
+		r.ForLLM += "\n" + text
+		r.ForUser += "\n" + text
+		return r
 	case res.TimedOut:
 		r := tools.Errorf(tools.CodeTimeout, "command timed out and was killed (limit %s)", timeoutText(timeout))
 		r.ForLLM += "\n" + text

@@ -1,0 +1,204 @@
+package guard
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// within reports whether p is dir or below it.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// resolve makes p absolute against dir and returns it cleaned and, when it
+// (or its parent) exists, with symlinks resolved.
+func resolve(dir, p string) []string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	p = filepath.Clean(p)
+	out := []string{p}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		if r != p {
+			out = append(out, r)
+		}
+	} else if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		if j := filepath.Join(r, filepath.Base(p)); j != p {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+func anyWithin(dirs, paths []string) bool {
+	for _, d := range dirs {
+		for _, p := range paths {
+			if within(d, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writable reports whether path is in the workspace or a temp folder.
+func (g *Guard) writable(path string) bool { return anyWithin(g.writeOK, resolve("/", path)) }
+
+// pathWords are the words of argv that may name files: operands, option
+// values after '=' (--file=x, of=x) and options glued to a path (-o/x).
+func pathWords(argv []string) []string {
+	var out []string
+	for _, a := range argv[1:] {
+		if a == "" || strings.ContainsRune(a, 0) {
+			continue
+		}
+		out = append(out, a)
+		if _, v, ok := strings.Cut(a, "="); ok && v != "" {
+			out = append(out, v)
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[2:3], "/~.") {
+			out = append(out, a[2:])
+		}
+	}
+	return out
+}
+
+// dataDirUse refuses a command that runs in, or names a path in, Warren's
+// data directory (on the host; the sandbox does not mount it).
+func (g *Guard) dataDirUse(c Command) (Verdict, bool) {
+	if g.opts.Mode != Host || len(g.dataDir) == 0 {
+		return Verdict{}, false
+	}
+	deny := func(p string) (Verdict, bool) {
+		return Verdict{Decision: Deny, Class: ClassOf(c.Argv[0]), Reason: p + " is in Warren's data directory (keys, database), which commands may not touch"}, true
+	}
+	if c.Dir != "" && anyWithin(g.dataDir, resolve("/", c.Dir)) {
+		return deny(c.Dir)
+	}
+	for _, w := range pathWords(c.Argv) {
+		if !strings.ContainsAny(w, `/\.`) && !g.existsIn(c.Dir, w) {
+			continue // a plain word, not a file here
+		}
+		if anyWithin(g.dataDir, resolve(c.Dir, expandHome(w))) {
+			return deny(w)
+		}
+	}
+	return Verdict{}, false
+}
+
+func (g *Guard) existsIn(dir, name string) bool {
+	for _, p := range resolve(dir, name) {
+		if anyWithin(g.dataDir, []string{p}) {
+			return true
+		}
+	}
+	return false
+}
+
+// expandHome reads ~/x as the user's home: a program given "~/x" literally
+// does not expand it, but a careless check should not wave it through.
+func expandHome(p string) string {
+	if strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, p[2:])
+		}
+	}
+	return p
+}
+
+// outsideWrite returns the first file a writer changes that is outside
+// the workspace and temp folders, or "".
+func (g *Guard) outsideWrite(dir string, argv []string) string {
+	for _, a := range writeTargets(argv) {
+		if strings.HasPrefix(a, "-") || a == "" {
+			continue
+		}
+		if v, ok := strings.CutPrefix(a, "of="); ok { // dd
+			a = v
+		} else if strings.Contains(a, "=") {
+			continue
+		}
+		if a == "/dev/null" {
+			continue
+		}
+		if !anyWithin(g.writeOK, resolve(dir, expandHome(a))) {
+			return a
+		}
+	}
+	return ""
+}
+
+// Open judges a file a redirection (or source) is about to open.
+func (g *Guard) Open(dir, path string, write bool) Verdict {
+	clean := path
+	if !filepath.IsAbs(clean) {
+		clean = filepath.Join(dir, clean)
+	}
+	clean = filepath.Clean(clean)
+	switch {
+	case strings.HasPrefix(clean, "/dev/tcp/") || strings.HasPrefix(clean, "/dev/udp/"):
+		return Verdict{Decision: Deny, Reason: "opening " + clean + " would connect to the network (reverse shell)"}
+	case write && isDiskDevice(clean):
+		return Verdict{Decision: Deny, Reason: "writing to the disk device " + clean + " (disk destruction)"}
+	}
+	if g.opts.Mode == Sandbox {
+		return Verdict{Decision: Allow}
+	}
+	if len(g.dataDir) > 0 && (anyWithin(g.dataDir, resolve(dir, path)) || (dir != "" && anyWithin(g.dataDir, resolve("/", dir)))) {
+		return Verdict{Decision: Deny, Reason: clean + " is in Warren's data directory (keys, database), which commands may not touch"}
+	}
+	if !write || isHarmlessDevice(clean) || anyWithin(g.writeOK, resolve(dir, path)) {
+		return Verdict{Decision: Allow}
+	}
+	return Verdict{Decision: Ask, Reason: "writes " + clean + ", outside the workspace", SandboxRuns: true}
+}
+
+func isDiskDevice(p string) bool {
+	for _, pre := range []string{"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/dm-", "/dev/md", "/dev/loop", "/dev/mapper/", "/dev/disk/"} {
+		if strings.HasPrefix(p, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+func isHarmlessDevice(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero", "/dev/full":
+		return true
+	}
+	return strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/self/fd/")
+}
+
+// writeTargets are the words of a writer's command line that name files it
+// changes: cp, install and ln change only their destination (the last
+// operand or -t DIR); the others every operand (mv removes its sources).
+func writeTargets(argv []string) []string {
+	switch filepath.Base(argv[0]) {
+	case "cp", "install", "ln":
+		var ops []string
+		for i := 1; i < len(argv); i++ {
+			a := argv[i]
+			switch {
+			case a == "-t" || a == "--target-directory":
+				if i+1 < len(argv) {
+					return []string{argv[i+1]}
+				}
+			case strings.HasPrefix(a, "--target-directory="):
+				return []string{strings.TrimPrefix(a, "--target-directory=")}
+			case a == "--":
+				ops = append(ops, argv[i+1:]...)
+				i = len(argv)
+			case !strings.HasPrefix(a, "-"):
+				ops = append(ops, a)
+			}
+		}
+		if len(ops) == 0 {
+			return nil
+		}
+		return ops[len(ops)-1:]
+	}
+	return argv[1:]
+}

@@ -1,0 +1,104 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/warren-dev/warren/policy/guard"
+	"github.com/warren-dev/warren/sandbox/script"
+)
+
+// runScript runs req.Script with Warren's interpreter and the sandbox
+// policy: the deny categories are refused, everything else runs (the
+// container is the boundary). Output flows through the same pumps as a
+// plain command; when the script ends, times out or the client hangs up,
+// every program it started is killed.
+func runScript(ctx context.Context, req ExecRequest, w *frameWriter, hangup <-chan struct{}, grace time.Duration) Exit {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return Exit{Code: -1, Error: err.Error()}
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(outR, outW)
+		return Exit{Code: -1, Error: err.Error()}
+	}
+	limit := req.MaxOutput
+	if limit <= 0 {
+		limit = MaxFrame
+	}
+	var truncated atomic.Bool
+	var pumps sync.WaitGroup
+	pumps.Add(2)
+	go pump(outR, FrameStdout, limit, w, &truncated, &pumps)
+	go pump(errR, FrameStderr, limit, w, &truncated, &pumps)
+
+	ws := req.Workspace
+	if ws == "" {
+		ws = "/workspace"
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		code int
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, err := script.Run(sctx, script.Options{
+			Script: req.Script, Dir: req.Dir, Env: req.Env, Stdout: outW, Stderr: errW,
+			Guard: script.Judge{Policy: guard.New(guard.Options{Mode: guard.Sandbox, Workspace: ws})},
+		})
+		done <- result{code, err}
+	}()
+	var deadline <-chan time.Time
+	if req.TimeoutMS > 0 {
+		t := time.NewTimer(time.Duration(req.TimeoutMS) * time.Millisecond)
+		defer t.Stop()
+		deadline = t.C
+	}
+	var res result
+	finished, timedOut := false, false
+	select {
+	case res = <-done:
+		finished = true
+	case <-deadline:
+		timedOut = true
+	case <-hangup:
+	case <-ctx.Done():
+	}
+	cancel() // kills every program still running, background ones too
+	if !finished {
+		select {
+		case res = <-done:
+		case <-time.After(grace):
+			res = result{code: -1, err: context.Canceled}
+		}
+	}
+	closeAll(outW, errW)
+	drained := make(chan struct{})
+	go func() { pumps.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(grace):
+		closeAll(outR, errR)
+		<-drained
+	}
+	closeAll(outR, errR)
+
+	exit := Exit{Code: res.code, TimedOut: timedOut, Truncated: truncated.Load()}
+	var refused *script.Refused
+	switch {
+	case timedOut:
+		exit.Code = -1
+	case errors.As(res.err, &refused):
+		exit.Refused = refused.Error()
+	case res.err != nil && !errors.Is(res.err, context.Canceled):
+		exit.Error = res.err.Error()
+	}
+	return exit
+}
