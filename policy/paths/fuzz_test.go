@@ -3,6 +3,7 @@ package paths
 import (
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,6 +22,7 @@ func FuzzResolve(f *testing.F) {
 		fx.ws + "-evil/x",
 		filepath.Join(fx.cache, "../ws/.warren/secret"),
 		filepath.Join(fx.ws, "out_link"),
+		filepath.Join(fx.ws, "out_link/back_in"),
 	} {
 		f.Add(s)
 	}
@@ -66,6 +68,35 @@ func checkResolved(t *testing.T, fx fixture, roots map[string]string, p string, 
 	}
 	if rel, _ := filepath.Rel(fx.ws, real); inWS && firstIsWarren(filepath.ToSlash(rel)) {
 		t.Fatalf("Resolve(%q) = %q really at denied %q", p, res.Abs, real)
+	}
+	checkLocation(t, fx, roots, p, "Target", res.Target, real)
+	entry := real
+	if res.Abs != res.Root {
+		parent, err := independentReal(filepath.Dir(res.Abs), 0)
+		if err != nil {
+			t.Fatalf("Resolve(%q): parent of %q cannot be evaluated: %v", p, res.Abs, err)
+		}
+		entry = filepath.Join(parent, filepath.Base(res.Abs))
+	}
+	checkLocation(t, fx, roots, p, "Entry", res.Entry, entry)
+}
+
+// checkLocation checks that loc is a name an os.Root on a configured root can
+// take (local, no "..") and that it spells want, outside .warren.
+func checkLocation(t *testing.T, fx fixture, roots map[string]string, p, what string, loc Location, want string) {
+	t.Helper()
+	if root, ok := roots[loc.Alias]; !ok || root != loc.Dir {
+		t.Fatalf("Resolve(%q).%s: dir %q alias %q is not a configured root", p, what, loc.Dir, loc.Alias)
+	}
+	name := filepath.FromSlash(loc.Name)
+	if !filepath.IsLocal(name) || strings.Contains(loc.Name, `\`) || path.Clean(loc.Name) != loc.Name {
+		t.Fatalf("Resolve(%q).%s: name %q is not a clean local name", p, what, loc.Name)
+	}
+	if got := filepath.Join(loc.Dir, name); got != want {
+		t.Fatalf("Resolve(%q).%s = %q; an independent walk says %q", p, what, got, want)
+	}
+	if loc.Alias == "" && firstIsWarren(loc.Name) {
+		t.Fatalf("Resolve(%q).%s = %q lies in the denied directory", p, what, loc.Name)
 	}
 }
 

@@ -3,6 +3,11 @@
 // file_cache_dir / file_state_dir aliases to their roots, and refuses empty or
 // malformed paths, `..` escapes, absolute paths outside every root, symlinks
 // that lead outside, and denied prefixes such as .warren.
+//
+// A check made here can be outrun: a symlink swapped after Resolve returns
+// leads wherever it now points. Callers therefore act through an os.Root
+// opened on a Location's Dir, whose traversal refuses `..` and symlinks out of
+// the root at use time; this package supplies the names and the messages.
 package paths
 
 import (
@@ -39,8 +44,14 @@ type Resolved struct {
 	// Alias names Root when it is an alias root; "" for the workspace.
 	Alias string
 	// Real is Abs with every existing symlink evaluated; it lies inside an
-	// allowed root. Operate on Real to act on what was checked.
+	// allowed root.
 	Real string
+	// Target is Real spelled for an os.Root: open the files the path leads
+	// to through it, so the root still holds if a link changes after the check.
+	Target Location
+	// Entry is the path's last component itself, its symlink not followed
+	// (what Lstat describes and a delete removes), spelled for an os.Root.
+	Entry Location
 
 	// realRel is Real relative to the real workspace, or "" when Real lies
 	// in an alias root; DeniedBelow checks it so a link cannot unhide .warren.
@@ -57,6 +68,18 @@ func (r Resolved) Display() string {
 		return r.Alias
 	}
 	return r.Alias + "/" + r.Rel
+}
+
+// Location names a file inside one allowed root the way os.Root wants it:
+// open the root on Dir and pass Name to its methods.
+type Location struct {
+	// Dir is the real (symlink-free) path of the root directory.
+	Dir string
+	// Alias names the root when it is an alias root; "" for the workspace.
+	Alias string
+	// Name is relative to Dir, clean, slash-separated and without "..";
+	// "." for the root itself.
+	Name string
 }
 
 // Resolver checks agent-supplied paths. It is safe for concurrent use.
@@ -164,7 +187,10 @@ func (r *Resolver) resolve(workspace, p string, bareAlias bool) (Resolved, error
 	if !ok {
 		return Resolved{}, refuse(p, ErrOutsideWorkspace, "resolves through a symlink to a location outside the workspace")
 	}
-	res := Resolved{Abs: abs, Rel: relSlash(lex.abs, abs), Root: lex.abs, Alias: lex.alias, Real: real}
+	res := Resolved{
+		Abs: abs, Rel: relSlash(lex.abs, abs), Root: lex.abs, Alias: lex.alias, Real: real,
+		Target: Location{Dir: rr.real, Alias: rr.alias, Name: relSlash(rr.real, real)},
+	}
 	if prefix, denied := r.deniedBy(res.Rel); lex.alias == "" && denied {
 		return Resolved{}, refuse(p, ErrDenied, fmt.Sprintf("is under the denied directory %q", prefix))
 	}
@@ -174,7 +200,33 @@ func (r *Resolver) resolve(workspace, p string, bareAlias bool) (Resolved, error
 			return Resolved{}, refuse(p, ErrDenied, fmt.Sprintf("resolves through a symlink into the denied directory %q", prefix))
 		}
 	}
+	if res.Entry, err = r.entry(p, roots, lex, abs); err != nil {
+		return Resolved{}, err
+	}
 	return res, nil
+}
+
+// entry locates abs's last component without following it: its parent's real
+// path plus its own name. That place must be allowed too, or a delete could
+// remove a link that lives outside (or in .warren) but points back inside.
+func (r *Resolver) entry(p string, roots []root, lex root, abs string) (Location, error) {
+	if abs == lex.abs {
+		return Location{Dir: lex.real, Alias: lex.alias, Name: "."}, nil
+	}
+	parent, err := realPath(filepath.Dir(abs))
+	if err != nil {
+		return Location{}, fmt.Errorf("path %s: evaluate symlinks: %w", quote(p), err)
+	}
+	real := filepath.Join(parent, filepath.Base(abs))
+	er, ok := mostSpecific(roots, real, rootReal)
+	if !ok {
+		return Location{}, refuse(p, ErrOutsideWorkspace, "passes through a symlink to a directory outside the workspace")
+	}
+	loc := Location{Dir: er.real, Alias: er.alias, Name: relSlash(er.real, real)}
+	if prefix, denied := r.deniedBy(loc.Name); er.alias == "" && denied {
+		return Location{}, refuse(p, ErrDenied, fmt.Sprintf("lies through a symlink in the denied directory %q", prefix))
+	}
+	return loc, nil
 }
 
 // lexical turns p into a cleaned absolute path without touching the disk,

@@ -59,6 +59,8 @@ func newFixture(tb testing.TB) fixture {
 		{"ws/warren_link", ".warren"},
 		{"ws/root_link", "."},
 		{"ws/cache_link", "../cache"},
+		{"outside/back_in", "../ws/a.txt"},
+		{"ws/.warren/to_a", "../a.txt"},
 		{"ws/loop1", "loop2"},
 		{"ws/loop2", "loop1"},
 	}
@@ -130,6 +132,8 @@ func TestResolve(t *testing.T) {
 		{name: "link to grandparent", path: "sub/upup_link/outside/secret.txt", wantErr: ErrOutsideWorkspace},
 		{name: "dangling link escape", path: "dangling_out", wantErr: ErrOutsideWorkspace},
 		{name: "dangling chain escape", path: "dangling_chain", wantErr: ErrOutsideWorkspace},
+		{name: "through outside and back in", path: "out_link/back_in", wantErr: ErrOutsideWorkspace},
+		{name: "link in denied dir back out", path: "warren_link/to_a", wantErr: ErrDenied},
 		{name: "dot dot escape", path: "a/../../x", wantErr: ErrOutsideWorkspace},
 		{name: "plain parent", path: "..", wantErr: ErrOutsideWorkspace},
 		{name: "sibling prefix relative", path: "../ws-evil/x", wantErr: ErrOutsideWorkspace},
@@ -407,5 +411,48 @@ func TestDeniedMessageNamesPrefix(t *testing.T) {
 	_, err := fx.resolver(t).Resolve("", "warren_link/secret")
 	if err == nil || !strings.Contains(err.Error(), `".warren"`) || !strings.Contains(err.Error(), `"warren_link/secret"`) {
 		t.Fatalf("message %v", err)
+	}
+}
+
+// TestResolveLocations pins the os.Root spelling of accepted paths: Target
+// is where the path leads, Entry is its last component itself.
+func TestResolveLocations(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("fixture uses POSIX symlinks and paths")
+	}
+	fx := newFixture(t)
+	r := fx.resolver(t)
+	dirs := map[string]string{"": fx.ws, "file_cache_dir": fx.cache}
+	tests := []struct {
+		path                string
+		target, entry       string // "alias:name"
+		targetDir, entryDir string // alias, looked up in dirs
+	}{
+		{path: "a.txt", target: "a.txt", entry: "a.txt"},
+		{path: ".", target: ".", entry: "."},
+		{path: "new/dir/f.txt", target: "new/dir/f.txt", entry: "new/dir/f.txt"},
+		{path: "in_file_link", target: "sub/b.txt", entry: "in_file_link"},
+		{path: "in_link/b.txt", target: "sub/b.txt", entry: "sub/b.txt"},
+		{path: "abs_in_link/b.txt", target: "sub/b.txt", entry: "sub/b.txt"},
+		{path: "sub/up_link/a.txt", target: "a.txt", entry: "a.txt"},
+		{path: "root_link/a.txt", target: "a.txt", entry: "a.txt"},
+		{path: "dangling_in", target: "sub/new.txt", entry: "dangling_in"},
+		{path: "cache_link", target: ".", targetDir: "file_cache_dir", entry: "cache_link"},
+		{path: "cache_link/c.txt", target: "c.txt", targetDir: "file_cache_dir", entry: "c.txt", entryDir: "file_cache_dir"},
+		{path: "file_cache_dir/c.txt", target: "c.txt", targetDir: "file_cache_dir", entry: "c.txt", entryDir: "file_cache_dir"},
+	}
+	for _, tc := range tests {
+		res, err := r.Resolve("", tc.path)
+		if err != nil {
+			t.Errorf("Resolve(%q): %v", tc.path, err)
+			continue
+		}
+		want := func(what string, got Location, alias, name string) {
+			if got.Alias != alias || got.Name != name || got.Dir != dirs[alias] {
+				t.Errorf("Resolve(%q).%s = %+v; want %s:%s in %s", tc.path, what, got, alias, name, dirs[alias])
+			}
+		}
+		want("Target", res.Target, tc.targetDir, tc.target)
+		want("Entry", res.Entry, tc.entryDir, tc.entry)
 	}
 }

@@ -4,9 +4,8 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"os"
+	iofs "io/fs"
 
-	"github.com/warren-dev/warren/policy/paths"
 	"github.com/warren-dev/warren/tools"
 )
 
@@ -22,7 +21,10 @@ func newDeleteFile(e *env) (tools.Tool, error) {
 	// The checks also run before the approval prompt, so nobody is asked
 	// to approve deleting a path that would be refused.
 	check := func(ctx context.Context, p DeleteFileParams) (tools.Result, bool) {
-		_, fail, ok := e.deletable(ctx, p.Path)
+		r, fail, ok := e.deletable(ctx, p.Path)
+		if ok {
+			r.Close()
+		}
 		return fail, ok
 	}
 	return tools.NewWithPrecheck(tools.Spec{
@@ -34,38 +36,65 @@ func newDeleteFile(e *env) (tools.Tool, error) {
 	}, check, e.deleteFile)
 }
 
-// deletable resolves a path and checks it names an existing file.
-func (e *env) deletable(ctx context.Context, path string) (paths.Resolved, tools.Result, bool) {
+// deletable resolves a path, checks it names an existing file that may be
+// deleted, and returns the open root of the entry itself; the caller closes it.
+func (e *env) deletable(ctx context.Context, path string) (*rooted, tools.Result, bool) {
 	res, fail, ok := e.resolve(ctx, path)
 	if !ok {
-		return res, fail, false
+		return nil, fail, false
 	}
-	name := res.Display()
-	if res.Rel == "." {
-		return res, tools.Errorf(tools.CodeSecurity, "refusing to delete the root of %s", rootName(res.Alias)), false
+	if res.Rel == "." || res.Entry.Name == "." {
+		return nil, tools.Errorf(tools.CodeSecurity, "refusing to delete the root of %s", rootName(res.Alias)), false
 	}
-	// Lstat, and remove Abs rather than Real: deleting a symlink removes the
-	// link, as rm does, never the file it points to.
-	fi, err := os.Lstat(res.Abs)
+	// The entry, not the target: deleting a symlink removes the link, as
+	// rm does, never the file it points to.
+	r, fail, ok := e.entry(res, "delete")
+	if !ok {
+		return nil, fail, false
+	}
+	fi, err := r.root.Lstat(r.name)
+	switch {
+	case err != nil:
+		fail, ok = failure(r.display, "delete", err), false
+	case fi.IsDir():
+		fail, ok = tools.Errorf(tools.CodeValidation, "%s is a directory; delete_file only deletes files", r.display), false
+	case fi.Mode().IsRegular() && !e.allowHardLinks():
+		fail, ok = e.checkEntryLinks(r, fi)
+	}
+	if !ok {
+		r.Close()
+		return nil, fail, false
+	}
+	return r, tools.Result{}, true
+}
+
+// checkEntryLinks refuses a regular file with several hard links, counted
+// on the entry itself (Lstat through the root).
+func (e *env) checkEntryLinks(r *rooted, fi iofs.FileInfo) (tools.Result, bool) {
+	n, err := entryLinkCount(r.root, r.name, fi)
 	if err != nil {
-		return res, failure(name, "delete", err), false
+		return failure(r.display, "count the hard links of", err), false
 	}
-	if fi.IsDir() {
-		return res, tools.Errorf(tools.CodeValidation, "%s is a directory; delete_file only deletes files", name), false
+	if n > 1 {
+		return hardLinked(r.display, n), false
 	}
-	return res, tools.Result{}, true
+	return tools.Result{}, true
 }
 
 func (e *env) deleteFile(ctx context.Context, p DeleteFileParams) (tools.Result, error) {
-	res, fail, ok := e.deletable(ctx, p.Path)
+	// Checked again, on the root the removal goes through: the precheck
+	// ran before the approval prompt, maybe long ago. An entry swapped
+	// after this check is still removed inside the root only, and
+	// unlinking one name never changes the file another name points to.
+	r, fail, ok := e.deletable(ctx, p.Path)
 	if !ok {
 		return fail, nil
 	}
-	name := res.Display()
-	if err := os.Remove(res.Abs); err != nil {
-		return failure(name, "delete", err), nil
+	defer r.Close()
+	if err := r.root.Remove(r.name); err != nil {
+		return failure(r.display, "delete", err), nil
 	}
-	return tools.Text(fmt.Sprintf("Deleted %s", name)), nil
+	return tools.Text(fmt.Sprintf("Deleted %s", r.display)), nil
 }
 
 func rootName(alias string) string {

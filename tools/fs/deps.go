@@ -1,9 +1,12 @@
 // Package fs holds Warren's filesystem tools (group "fs"): read_file,
 // write_file, edit, list_files, search, glob, delete_file and get_file_info.
 // Every path goes through policy/paths, so workspace escapes, symlinks that
-// lead outside and denied prefixes are refused the same way by all eight;
-// reads and writes consult an interceptor chain (context files, memory)
-// before the disk.
+// lead outside and denied prefixes are refused the same way by all eight, and
+// every disk access then goes through an os.Root on the root the path was
+// accepted in, which enforces the same containment when the file is used.
+// Regular files with several hard links are refused unless allowed. Reads
+// and writes consult an interceptor chain (context files, memory) before
+// the disk.
 package fs
 
 import (
@@ -47,6 +50,13 @@ type Deps struct {
 	ContextFiles ContextFileStore
 	// Interceptors are consulted in order before the disk (e.g. memory).
 	Interceptors []Interceptor
+	// AllowHardLinks lets the tools read, search, change and delete regular
+	// files with more than one hard link. Off by default: a hard link in the
+	// workspace can be a second name for any file outside it (a symlink's
+	// target can be checked, a hard link's other names cannot), so such files
+	// are refused and skipped by search. Read at each call (a setting the
+	// user can change); nil means off.
+	AllowHardLinks func() bool
 }
 
 // PathDenyable is implemented by every tool Tools returns (the seed's
@@ -62,7 +72,12 @@ type env struct {
 	paths     *paths.Resolver
 	chain     []Interceptor
 	maxWrite  int64
+	// hardLinks is Deps.AllowHardLinks.
+	hardLinks func() bool
 }
+
+// allowHardLinks reports the setting now.
+func (e *env) allowHardLinks() bool { return e.hardLinks != nil && e.hardLinks() }
 
 // Tools builds the eight filesystem tools.
 func Tools(deps Deps) ([]tools.Tool, error) {
@@ -118,7 +133,7 @@ func newEnv(deps Deps) (*env, error) {
 		}
 		chain = append(chain, in)
 	}
-	return &env{workspace: deps.Workspace, paths: res, chain: chain, maxWrite: maxWrite}, nil
+	return &env{workspace: deps.Workspace, paths: res, chain: chain, maxWrite: maxWrite, hardLinks: deps.AllowHardLinks}, nil
 }
 
 // resolve checks an agent-supplied path against the call's workspace. On

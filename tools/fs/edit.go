@@ -47,7 +47,7 @@ func (e *env) edit(ctx context.Context, p EditParams) (tools.Result, error) {
 		return interceptorFailure(name, "read", err)
 	}
 	if !handled {
-		if content, fail, ok = readText(res); !ok {
+		if content, fail, ok = e.readDisk(res); !ok {
 			return fail, nil
 		}
 	}
@@ -70,8 +70,8 @@ func (e *env) edit(ctx context.Context, p EditParams) (tools.Result, error) {
 		if _, err := e.interceptWrite(ctx, res, updated, false); err != nil {
 			return interceptorFailure(name, "write", err)
 		}
-	} else if err := writeAtomic(res.Real, []byte(updated)); err != nil {
-		return failure(name, "write", err), nil
+	} else if fail, ok := e.writeDisk(res, []byte(updated), false); !ok {
+		return fail, nil
 	}
 	msg := fmt.Sprintf("Replaced %d occurrence(s) in %s", n, name)
 	if n == 1 {

@@ -16,6 +16,8 @@ import (
 // Go error.
 func failure(p, op string, err error) tools.Result {
 	switch {
+	case isRootEscape(err):
+		return tools.Errorf(tools.CodeSecurity, "%s leads outside its root through a symlink or \"..\" (it may have changed after the path was checked); refused", p)
 	case errors.Is(err, paths.ErrInvalidPath):
 		return tools.Errorf(tools.CodeValidation, "%v", err)
 	case errors.Is(err, paths.ErrOutsideWorkspace), errors.Is(err, paths.ErrDenied):
@@ -51,6 +53,18 @@ func interceptorFailure(p, op string, err error) (tools.Result, error) {
 		return failure(p, op, err), nil
 	}
 	return tools.Result{}, fmt.Errorf("%s %s: %w", op, p, err)
+}
+
+// isRootEscape recognises os.Root refusing a name that leads out of the root.
+// os does not export that error (os.errPathEscapes), so its text is matched;
+// TestRootEscapeIsSecurityError fails if a Go release changes it.
+func isRootEscape(err error) bool {
+	for ; err != nil; err = errors.Unwrap(err) {
+		if err.Error() == "path escapes from parent" {
+			return true
+		}
+	}
+	return false
 }
 
 var (

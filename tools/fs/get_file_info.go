@@ -45,12 +45,22 @@ func (e *env) getFileInfo(ctx context.Context, p GetFileInfoParams) (tools.Resul
 		return fail, nil
 	}
 	name := res.Display()
-	link, err := os.Lstat(res.Abs)
+	entry, fail, ok := e.entry(res, "stat")
+	if !ok {
+		return fail, nil
+	}
+	defer entry.Close()
+	link, err := entry.root.Lstat(entry.name)
 	if err != nil {
 		return failure(name, "stat", err), nil
 	}
-	// Real is what the path leads to; a link's own size and mode say little.
-	fi, err := os.Stat(res.Real)
+	// The target is what the path leads to; a link's own size and mode say little.
+	target, fail, ok := e.target(res, "stat", false)
+	if !ok {
+		return fail, nil
+	}
+	defer target.Close()
+	fi, err := target.root.Stat(target.name)
 	if err != nil {
 		return failure(name, "stat", err), nil
 	}

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	iofs "io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -54,7 +52,15 @@ func (e *env) glob(ctx context.Context, p GlobParams) (tools.Result, error) {
 		return fail, nil
 	}
 	none := tools.Text(fmt.Sprintf("No paths match %q", p.Pattern))
-	fi, err := os.Stat(res.Real)
+	r, fail, ok := e.target(res, "search", false)
+	if !ok {
+		if fail.Code() == tools.CodeNotFound {
+			return none, nil
+		}
+		return fail, nil
+	}
+	defer r.Close()
+	fi, err := r.root.Stat(r.name)
 	switch {
 	case errors.Is(err, iofs.ErrNotExist):
 		return none, nil
@@ -69,17 +75,16 @@ func (e *env) glob(ctx context.Context, p GlobParams) (tools.Result, error) {
 	deep := hasDoubleStar(rest)
 	var out []string
 	truncated := false
-	err = filepath.WalkDir(res.Real, func(full string, d iofs.DirEntry, err error) error {
+	err = walkRooted(r, func(sub string, d iofs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
-		if full == res.Real {
+		if sub == "" {
 			return err
 		}
 		if err != nil {
 			return skip(d)
 		}
-		sub := filepath.ToSlash(strings.TrimPrefix(full, res.Real+string(filepath.Separator)))
 		if e.paths.DeniedBelow(res, sub) {
 			return skip(d)
 		}

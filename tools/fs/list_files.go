@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	iofs "io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/warren-dev/warren/tools"
@@ -55,7 +53,12 @@ func (e *env) listFiles(ctx context.Context, p ListFilesParams) (tools.Result, e
 		return fail, nil
 	}
 	name := res.Display()
-	if fi, err := os.Stat(res.Real); err != nil {
+	r, fail, ok := e.target(res, "list", false)
+	if !ok {
+		return fail, nil
+	}
+	defer r.Close()
+	if fi, err := r.root.Stat(r.name); err != nil {
 		return failure(name, "list", err), nil
 	} else if !fi.IsDir() {
 		return tools.Errorf(tools.CodeValidation, "%s is not a directory; use get_file_info or read_file", name), nil
@@ -63,11 +66,11 @@ func (e *env) listFiles(ctx context.Context, p ListFilesParams) (tools.Result, e
 
 	var entries []string
 	truncated := false
-	err := filepath.WalkDir(res.Real, func(full string, d iofs.DirEntry, err error) error {
+	err := walkRooted(r, func(sub string, d iofs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
-		if full == res.Real {
+		if sub == "" {
 			return err // an unreadable listed directory is the call's error
 		}
 		if err != nil {
@@ -75,7 +78,6 @@ func (e *env) listFiles(ctx context.Context, p ListFilesParams) (tools.Result, e
 			// first visit; its contents are passed over.
 			return skip(d)
 		}
-		sub := filepath.ToSlash(strings.TrimPrefix(full, res.Real+string(filepath.Separator)))
 		if e.paths.DeniedBelow(res, sub) {
 			return skip(d) // hidden entirely: not listed, not entered
 		}

@@ -50,7 +50,7 @@ func (e *env) readFile(ctx context.Context, p ReadFileParams) (tools.Result, err
 		return interceptorFailure(name, "read", err)
 	}
 	if !handled {
-		if content, fail, ok = readText(res); !ok {
+		if content, fail, ok = e.readDisk(res); !ok {
 			return fail, nil
 		}
 	}

@@ -7,10 +7,10 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	iofs "io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -66,30 +66,33 @@ func (e *env) search(ctx context.Context, p SearchParams) (tools.Result, error) 
 		return fail, nil
 	}
 	name := res.Display()
-	if _, err := os.Stat(res.Real); err != nil {
+	r, fail, ok := e.target(res, "search", false)
+	if !ok {
+		return fail, nil
+	}
+	defer r.Close()
+	if _, err := r.root.Stat(r.name); err != nil {
 		return failure(name, "search", err), nil
 	}
 
 	var out []string
+	var linked skipped
 	files, truncated := 0, false
-	err = filepath.WalkDir(res.Real, func(full string, d iofs.DirEntry, err error) error {
+	err = walkRooted(r, func(sub string, d iofs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
+		start := sub == ""
 		if err != nil {
-			if full == res.Real {
+			if start {
 				return err
 			}
 			return skip(d) // unreadable entries are passed over
 		}
-		sub := filepath.ToSlash(strings.TrimPrefix(full, res.Real+string(filepath.Separator)))
-		if full == res.Real {
-			sub = ""
-			if !d.IsDir() { // searching one file: filter by its own name
-				sub = path.Base(filepath.ToSlash(full))
-			}
+		if start && !d.IsDir() { // searching one file: filter by its own name
+			sub = path.Base(res.Target.Name)
 		}
-		if sub != "" && e.paths.DeniedBelow(res, sub) {
+		if !start && e.paths.DeniedBelow(res, sub) {
 			return skip(d)
 		}
 		// Links are not followed: their targets were never checked.
@@ -97,11 +100,16 @@ func (e *env) search(ctx context.Context, p SearchParams) (tools.Result, error) 
 			return nil
 		}
 		files++
-		display := name
-		if full != res.Real {
-			display = entryName(res, sub)
+		display, file := name, r.name
+		if !start {
+			display, file = entryName(res, sub), r.join(sub)
 		}
-		for _, m := range grepFile(full, re, limit-len(out)+1) {
+		matches, links := e.grepFile(r.root, file, re, limit-len(out)+1)
+		if links > 1 {
+			linked.add(display)
+			return nil
+		}
+		for _, m := range matches {
 			if len(out) == limit {
 				truncated = true
 				return errStop
@@ -114,28 +122,70 @@ func (e *env) search(ctx context.Context, p SearchParams) (tools.Result, error) 
 		return failure(name, "search", err), nil
 	}
 	if len(out) == 0 {
-		msg := fmt.Sprintf("No matches for %q in %s (%d files searched)", p.Pattern, name, files)
-		return tools.Text(msg), nil
+		msg := fmt.Sprintf("No matches for %q in %s (%d files searched)", p.Pattern, name, files-linked.n)
+		return tools.Text(msg + linked.note()), nil
 	}
 	text := strings.Join(out, "\n")
 	if truncated {
 		text += fmt.Sprintf("\n[stopped at %d matches; narrow the pattern, path or glob, or raise max_results]", limit)
 	}
-	return tools.TextFor(text, fmt.Sprintf("Found %d matches for %q in %s", len(out), p.Pattern, name)), nil
+	return tools.TextFor(text+linked.note(), fmt.Sprintf("Found %d matches for %q in %s", len(out), p.Pattern, name)), nil
 }
 
-// grepFile returns up to limit "line: text" matches. Files that are too big,
-// binary or unreadable yield nothing: search is best effort over a tree.
-func grepFile(file string, re *regexp.Regexp, limit int) []string {
-	fi, err := os.Stat(file)
-	if err != nil || fi.Size() > MaxReadBytes {
-		return nil
+// skipped collects the files search passed over for having several hard
+// links, so the model learns they exist and why they were not searched.
+type skipped struct {
+	n     int
+	names []string // the first few
+}
+
+const maxSkippedNames = 10
+
+func (s *skipped) add(name string) {
+	s.n++
+	if len(s.names) < maxSkippedNames {
+		s.names = append(s.names, name)
 	}
-	data, err := os.ReadFile(file)
-	if err != nil || isBinary(data) {
-		return nil
+}
+
+func (s *skipped) note() string {
+	if s.n == 0 {
+		return ""
 	}
-	var out []string
+	more := ""
+	if s.n > len(s.names) {
+		more = fmt.Sprintf(" and %d more", s.n-len(s.names))
+	}
+	return fmt.Sprintf("\n[skipped %d file(s) with more than one hard link, which may be links to files outside the workspace: %s%s; "+
+		"the user can allow hard-linked files in the settings]", s.n, strings.Join(s.names, ", "), more)
+}
+
+// grepFile returns up to limit "line: text" matches in name inside root.
+// Files that are not regular, too big, binary or unreadable yield nothing:
+// search is best effort over a tree. links > 1 reports a file skipped for
+// having several hard links (never when they are allowed).
+func (e *env) grepFile(root *os.Root, name string, re *regexp.Regexp, limit int) (out []string, links uint64) {
+	f, err := root.OpenFile(name, os.O_RDONLY|nonBlock, 0)
+	if err != nil {
+		return nil, 0
+	}
+	defer func() { _ = f.Close() }() // read-only
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, 0
+	}
+	if !e.allowHardLinks() {
+		if n, err := linkCount(f, fi); err != nil || n > 1 {
+			return nil, n
+		}
+	}
+	if fi.Size() > MaxReadBytes {
+		return nil, 0
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxReadBytes+1))
+	if err != nil || len(data) > MaxReadBytes || isBinary(data) {
+		return nil, 0
+	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64<<10), MaxReadBytes)
 	for n := 1; sc.Scan() && len(out) < limit; n++ {
@@ -149,5 +199,5 @@ func grepFile(file string, re *regexp.Regexp, limit int) []string {
 		}
 		out = append(out, fmt.Sprintf("%d: %s", n, text))
 	}
-	return out
+	return out, 1
 }

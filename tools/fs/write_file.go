@@ -4,9 +4,9 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"os"
 	"path/filepath"
 
+	"github.com/warren-dev/warren/policy/paths"
 	"github.com/warren-dev/warren/tools"
 )
 
@@ -61,22 +61,34 @@ func (e *env) writeFile(ctx context.Context, p WriteFileParams) (tools.Result, e
 	if handled {
 		return done, nil
 	}
-	if fi, err := os.Stat(res.Real); err == nil && fi.IsDir() {
-		return tools.Errorf(tools.CodeValidation, "%s is a directory; give a file path", name), nil
-	} else if err == nil && !fi.Mode().IsRegular() {
-		// Appending to a FIFO with no reader would block the call forever.
-		return tools.Errorf(tools.CodeValidation, "%s is not a regular file (%s)", name, fi.Mode().Type()), nil
-	}
-	if err := os.MkdirAll(filepath.Dir(res.Real), 0o755); err != nil {
-		return failure(name, "create the parent directory of", err), nil
-	}
-	if appendMode {
-		err = appendFile(res.Real, []byte(p.Content))
-	} else {
-		err = writeAtomic(res.Real, []byte(p.Content))
-	}
-	if err != nil {
-		return failure(name, "write", err), nil
+	if fail, ok := e.writeDisk(res, []byte(p.Content), appendMode); !ok {
+		return fail, nil
 	}
 	return done, nil
+}
+
+// writeDisk writes or appends data to the file res leads to, through its
+// root, creating missing parent directories inside the root.
+func (e *env) writeDisk(res paths.Resolved, data []byte, appendMode bool) (tools.Result, bool) {
+	name := res.Display()
+	r, fail, ok := e.target(res, "write", true)
+	if !ok {
+		return fail, false
+	}
+	defer r.Close()
+	// A friendly refusal first; openRegular checks again on the descriptor.
+	if fi, err := r.root.Stat(r.name); err == nil && fi.IsDir() {
+		return tools.Errorf(tools.CodeValidation, "%s is a directory; give a file path", name), false
+	} else if err == nil && !fi.Mode().IsRegular() {
+		return tools.Errorf(tools.CodeValidation, "%s is not a regular file (%s)", name, fi.Mode().Type()), false
+	}
+	if dir := filepath.Dir(r.name); dir != "." {
+		if err := r.root.MkdirAll(dir, 0o755); err != nil {
+			return failure(name, "create the parent directory of", err), false
+		}
+	}
+	if appendMode {
+		return e.appendFile(r, data)
+	}
+	return e.writeAtomic(r, data)
 }
