@@ -61,6 +61,7 @@ func commands() []command {
 		{"sandbox", "sandbox status [--json] | doctor [--agent A] [--json] | image build [--from IMAGE] | prune [--all] | set [--mode podman|host] [--fallback deny|host] [--image I]", runSandbox},
 		{"credentials", "credentials list [--json] | add NAME [--preset P] [--path ABS] [--env K=V]... [--deny REGEX]... | remove NAME", runCredentials},
 		{"policy", "policy explain TOOL [--profile P] [--agent A] [--json] | policy profile [NAME]", runPolicy},
+		{"settings", "settings list [--json] | get KEY | set KEY [VALUE]   (e.g. fs.allow_hard_links true)", runSettings},
 		{"version", "print the version", runVersion},
 	}
 }

@@ -278,3 +278,37 @@ func TestRefusedDeleteIsNotOfferedForApproval(t *testing.T) {
 		t.Fatalf("approval requests were made: %s", a.stdout)
 	}
 }
+
+// A hard link in the workspace is refused until the setting allows it.
+func TestHardLinkSetting(t *testing.T) {
+	t.Parallel()
+	dir, ws, outside := t.TempDir(), t.TempDir(), t.TempDir()
+	secret := filepath.Join(outside, "secret.txt")
+	if err := os.WriteFile(secret, []byte("outside secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(secret, filepath.Join(ws, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	read := func() run {
+		return warren(t, dir, "tool", "call", "read_file", `{"path":"link.txt"}`, "--workspace", ws)
+	}
+	if r := read(); r.code != 1 || !strings.Contains(r.stderr+r.stdout, "hard link") || strings.Contains(r.stdout, "outside secret") {
+		t.Fatalf("hard link read: %+v", r)
+	}
+	if r := warren(t, dir, "settings", "set", "fs.allow_hard_links", "maybe"); r.code != 2 || !strings.Contains(r.stderr, "not true or false") {
+		t.Fatalf("bad value: %+v", r)
+	}
+	if r := warren(t, dir, "settings", "set", "fs.allow_hard_links", "true"); r.code != 0 {
+		t.Fatalf("set: %+v", r)
+	}
+	if r := read(); r.code != 0 || !strings.Contains(r.stdout, "outside secret") {
+		t.Fatalf("allowed hard link read: %+v", r)
+	}
+	if r := warren(t, dir, "settings", "get", "fs.allow_hard_links"); strings.TrimSpace(r.stdout) != "true" {
+		t.Fatalf("get: %+v", r)
+	}
+	if r := warren(t, dir, "settings", "set", "nope", "1"); r.code != 2 || !strings.Contains(r.stderr, "unknown setting") {
+		t.Fatalf("unknown: %+v", r)
+	}
+}

@@ -58,6 +58,7 @@ type Warren struct {
 	policy    *policyState
 	approvals *approvals.Service
 	sandbox   *sandboxes
+	settings  *settingsCache
 	processes *runtime.Processes
 	custom    *customTools
 	mcp       *mcpState
@@ -131,6 +132,9 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
+	if w.settings, err = loadSettings(ctx, w); err != nil {
+		return err
+	}
 	w.policy = ps
 	if w.approvals, err = newApprovals(ctx, w.db, opts, w); err != nil {
 		return err
@@ -157,6 +161,7 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		CacheDir:     filepath.Join(w.dataDir, "cache"),
 		StateDir:     filepath.Join(w.dataDir, "state"),
 		ContextFiles: w.db,
+		HardLinks:    func() bool { return w.settings.bool(SettingAllowHardLinks) },
 		Started:      time.Now(),
 		Runtime:      shellDeps,
 		Credentialed: credexec.Deps{Store: w.creds, Workspace: w.workspace, Host: hostFunc(w.hostRunner), Secret: w.scrubber.AddValues},

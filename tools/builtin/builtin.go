@@ -22,6 +22,8 @@ type Deps struct {
 	CacheDir, StateDir string
 	// ContextFiles stores SOUL.md, USER.md and the other routed context files.
 	ContextFiles fs.ContextFileStore
+	// HardLinks reports whether the file tools may use hard-linked files.
+	HardLinks func() bool
 	// Started is when Warren started.
 	Started time.Time
 	// Runtime wires exec and process (runners, approvals).
@@ -35,10 +37,11 @@ type Deps struct {
 // Tools builds the static built-in tools.
 func Tools(d Deps) ([]tools.Tool, error) {
 	fsTools, err := fs.Tools(fs.Deps{
-		Workspace:    d.Workspace,
-		CacheDir:     d.CacheDir,
-		StateDir:     d.StateDir,
-		ContextFiles: d.ContextFiles,
+		Workspace:      d.Workspace,
+		CacheDir:       d.CacheDir,
+		StateDir:       d.StateDir,
+		ContextFiles:   d.ContextFiles,
+		AllowHardLinks: d.HardLinks,
 		// The memory store arrives with the memory issue; until then the
 		// hook passes every path through to the disk.
 		Interceptors: []fs.Interceptor{fs.NewMemoryInterceptor(nil)},

@@ -1,0 +1,129 @@
+package warren
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+)
+
+// Setting is one user setting: `warren settings`, the window's settings.
+type Setting struct {
+	Key         string `json:"key"`
+	Value       string `json:"value"`
+	Default     string `json:"default"`
+	Description string `json:"description"`
+}
+
+// settingSpec describes a known setting: its default, what it means and how
+// a value is checked (and normalised).
+type settingSpec struct {
+	def, desc string
+	check     func(string) (string, error)
+}
+
+// SettingAllowHardLinks lets the file tools use files with several hard links.
+const SettingAllowHardLinks = "fs.allow_hard_links"
+
+var settingSpecs = map[string]settingSpec{
+	SettingAllowHardLinks: {def: "false", check: parseBoolSetting,
+		desc: "let the file tools read, search, change and delete regular files that have more than one hard link " +
+			"(off: such a file can be a second name for a file outside the workspace)"},
+}
+
+func parseBoolSetting(v string) (string, error) {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return "", fmt.Errorf("%q is not true or false", v)
+	}
+	return strconv.FormatBool(b), nil
+}
+
+// settingsCache holds the current values, read by tools on every call.
+type settingsCache struct {
+	mu   sync.RWMutex
+	vals map[string]string
+}
+
+func (c *settingsCache) get(key string) string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if v, ok := c.vals[key]; ok {
+		return v
+	}
+	return settingSpecs[key].def
+}
+
+func (c *settingsCache) bool(key string) bool {
+	b, _ := strconv.ParseBool(c.get(key))
+	return b
+}
+
+func loadSettings(ctx context.Context, w *Warren) (*settingsCache, error) {
+	c := &settingsCache{vals: map[string]string{}}
+	for key, spec := range settingSpecs {
+		raw, ok, err := w.db.GetSetting(ctx, key)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		v, err := spec.check(raw)
+		if err != nil {
+			return nil, fmt.Errorf("setting %s: %w", key, err)
+		}
+		c.vals[key] = v
+	}
+	return c, nil
+}
+
+// Settings lists every known setting with its value.
+func (w *Warren) Settings() []Setting {
+	keys := make([]string, 0, len(settingSpecs))
+	for k := range settingSpecs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]Setting, 0, len(keys))
+	for _, k := range keys {
+		s := settingSpecs[k]
+		out = append(out, Setting{Key: k, Value: w.settings.get(k), Default: s.def, Description: s.desc})
+	}
+	return out
+}
+
+// SetSetting checks, stores and applies one setting; an empty value goes
+// back to the default.
+func (w *Warren) SetSetting(ctx context.Context, key, value string) error {
+	spec, ok := settingSpecs[key]
+	if !ok {
+		known := make([]string, 0, len(settingSpecs))
+		for k := range settingSpecs {
+			known = append(known, k)
+		}
+		slices.Sort(known)
+		return fmt.Errorf("unknown setting %q (known: %v)", key, known)
+	}
+	if value == "" {
+		if err := w.db.DeleteSetting(ctx, key); err != nil {
+			return err
+		}
+		w.settings.mu.Lock()
+		delete(w.settings.vals, key)
+		w.settings.mu.Unlock()
+		return nil
+	}
+	v, err := spec.check(value)
+	if err != nil {
+		return fmt.Errorf("setting %s: %w", key, err)
+	}
+	if err := w.db.SetSetting(ctx, key, v); err != nil {
+		return err
+	}
+	w.settings.mu.Lock()
+	w.settings.vals[key] = v
+	w.settings.mu.Unlock()
+	return nil
+}
