@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warren-dev/warren/policy/guard"
 	"github.com/warren-dev/warren/sandbox"
+	"github.com/warren-dev/warren/sandbox/script"
 )
 
 // BenchmarkExec compares where a command can run: the host runner, a warm
@@ -28,7 +30,42 @@ func BenchmarkExec(b *testing.B) {
 			})
 		})
 	}
+	// The same scripts through Warren's interpreter with the host policy
+	// judging each command: the exec tool's path since issue 10.
+	ws := b.TempDir()
+	judge := script.Judge{Policy: guard.New(guard.Options{Mode: guard.Host, Workspace: ws})}
+	for _, src := range []string{"true", "echo hi", "ls"} {
+		b.Run("host-script/"+src, func(b *testing.B) {
+			h := &sandbox.Host{}
+			measure(b, func(int) time.Duration {
+				return timed(func() {
+					res, err := h.Run(context.Background(), sandbox.Request{Script: src, Guard: judge, Dir: ws})
+					if err != nil || res.ExitCode != 0 {
+						b.Fatalf("%+v %v", res, err)
+					}
+				})
+			})
+		})
+	}
+	b.Run("host/ls", func(b *testing.B) {
+		h := &sandbox.Host{}
+		measure(b, func(int) time.Duration {
+			return timed(func() {
+				if _, err := h.Run(context.Background(), sandbox.Request{Argv: sh("ls"), Dir: ws}); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	})
 	m := newManager(b, Options{})
+	for _, src := range []string{"true", "echo hi", "ls"} {
+		b.Run("warm-script/"+src, func(b *testing.B) {
+			run(b, m, sandbox.Request{Key: "bench", Script: src})
+			measure(b, func(int) time.Duration {
+				return timed(func() { run(b, m, sandbox.Request{Key: "bench", Script: src}) })
+			})
+		})
+	}
 	for _, script := range []string{"true", "echo hi"} {
 		b.Run("warm/"+script, func(b *testing.B) {
 			run(b, m, sandbox.Request{Key: "bench", Argv: sh(script)})

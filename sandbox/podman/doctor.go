@@ -176,8 +176,15 @@ func limitsCheck(e enforcement, l Limits) Check {
 	if len(off) > 0 {
 		c.Warn = true
 		c.Detail += "; not enforced by this host: " + strings.Join(off, ", ")
-		if l.Pids > 0 {
-			c.Detail += " (processes are still capped by RLIMIT_NPROC)"
+		var instead []string
+		if l.Memory > 0 && !e.memory {
+			instead = append(instead, fmt.Sprintf("each process's data by RLIMIT_DATA (%d MiB)", l.Memory>>20))
+		}
+		if l.Pids > 0 && !e.pids {
+			instead = append(instead, fmt.Sprintf("processes by RLIMIT_NPROC (%d)", l.Pids))
+		}
+		if len(instead) > 0 {
+			c.Detail += "; capped instead: " + strings.Join(instead, ", ")
 		}
 		c.Fix = "a cgroup v2 host with delegated controllers enforces them (systemd: Delegate=yes for user@.service)"
 	}

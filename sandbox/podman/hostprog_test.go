@@ -194,6 +194,12 @@ func TestStdioSpecSameHardening(t *testing.T) {
 		mounts["/tmp"].Type != "tmpfs" {
 		t.Fatalf("mounts: %+v", s.Mounts)
 	}
+	// The memory fallback: the runner sets RLIMIT_DATA in a runner
+	// container; a stdio program's container carries it.
+	if !slices.Contains(b.Command, "-rlimit-data") || !slices.ContainsFunc(s.Rlimits, func(r rlimit) bool { return r.Type == "data" }) {
+		t.Fatalf("memory fallback: runner %v, stdio %+v", b.Command, s.Rlimits)
+	}
+	s.Rlimits = slices.DeleteFunc(s.Rlimits, func(r rlimit) bool { return r.Type == "data" })
 	// Everything else is the same.
 	s.Entrypoint, s.Command, s.WorkDir, s.Mounts, s.Env, s.Stdin, s.Remove = b.Entrypoint, b.Command, b.WorkDir, b.Mounts, b.Env, b.Stdin, b.Remove
 	if !reflect.DeepEqual(s, b) {

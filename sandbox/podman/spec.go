@@ -105,6 +105,10 @@ type Limits struct {
 	TmpSize int64
 }
 
+// minDataLimit is the smallest RLIMIT_DATA the memory fallback sets: the
+// runner and the container runtime's own start-up live under it too.
+const minDataLimit = 256 << 20
+
 // DefaultLimits are generous for builds and tests, tight enough to stop a
 // runaway command from taking the machine down.
 var DefaultLimits = Limits{Memory: 4 << 30, Pids: 1024, CPUs: 0, TmpSize: 1 << 30}
@@ -242,7 +246,21 @@ func applyLimits(s *containerSpec, in specInput) []string {
 				Limit int64 `json:"limit"`
 			}{lim.Memory}
 		} else {
-			warn = append(warn, fmt.Sprintf("memory limit (%d MiB) not enforced by this host (rootless Podman without the cgroup v2 memory controller)", lim.Memory>>20))
+			// Per process instead of per container: RLIMIT_DATA counts the
+			// heap and private writable mappings, not reserved address
+			// space (which node and Go programs take plenty of). The
+			// runner sets it once the runtime has started the container
+			// (set on the container, a small one stops runc's own init);
+			// a stdio program has no runner, so the container gets it.
+			// The runner itself lives under the cap, hence a floor.
+			data := max(lim.Memory, minDataLimit)
+			if len(in.Program) == 0 {
+				s.Command = append(s.Command, "-rlimit-data", strconv.FormatInt(data, 10))
+			} else {
+				s.Rlimits = append(s.Rlimits, rlimit{Type: "data", Hard: uint64(data), Soft: uint64(data)}) //nolint:gosec // positive
+			}
+			warn = append(warn, fmt.Sprintf("memory: this host cannot cap the container (rootless Podman without the cgroup v2 memory controller); "+
+				"each process is capped at %d MiB of data instead (RLIMIT_DATA)", data>>20))
 		}
 	}
 	if lim.CPUs > 0 {

@@ -99,10 +99,11 @@ func TestBuildSpec(t *testing.T) {
 		!slices.Contains(mounts[runnerBinDir].Options, "ro") || mounts[runnerRunDir].Source != "/run/x" {
 		t.Fatalf("mounts: %+v", s.Mounts)
 	}
-	// Rootless on cgroup v1: no cgroup limits sent, RLIMIT_NPROC instead, a
-	// warning for memory.
-	if s.ResourceLimits != nil || len(s.Rlimits) != 1 || s.Rlimits[0].Type != "nproc" || len(warn) != 1 || !strings.Contains(warn[0], "memory") {
-		t.Fatalf("limits: %+v %+v %q", s.ResourceLimits, s.Rlimits, warn)
+	// Rootless on cgroup v1: no cgroup limits sent, RLIMIT_NPROC instead,
+	// RLIMIT_DATA set by the runner for memory, and a warning saying so.
+	if s.ResourceLimits != nil || len(s.Rlimits) != 1 || s.Rlimits[0].Type != "nproc" || len(warn) != 1 ||
+		!strings.Contains(warn[0], "RLIMIT_DATA") || !slices.Contains(s.Command, "-rlimit-data") {
+		t.Fatalf("limits: %+v %+v %v %q", s.ResourceLimits, s.Rlimits, s.Command, warn)
 	}
 	b, _ := json.Marshal(s)
 	for _, key := range []string{`"read_only_filesystem":true`, `"no_new_privileges":true`, `"cap_drop":["ALL"]`, `"init":true`, `"idmappings":{"HostUIDMapping":false`} {

@@ -20,7 +20,17 @@ import (
 
 func main() {
 	socket := flag.String("socket", "/.warren/run/"+runner.SocketName, "unix socket to listen on")
+	dataLimit := flag.Uint64("rlimit-data", 0, "cap each command's data (RLIMIT_DATA, bytes) where cgroups cannot cap memory; 0: none")
 	flag.Parse()
+	if *dataLimit > 0 {
+		// Set here, after the container runtime finished its own start-up
+		// (a small limit on the container itself stops runc), and
+		// inherited by every command.
+		if err := syscall.Setrlimit(syscall.RLIMIT_DATA, &syscall.Rlimit{Cur: *dataLimit, Max: *dataLimit}); err != nil {
+			fmt.Fprintln(os.Stderr, "warren-runner: rlimit-data:", err)
+			os.Exit(1)
+		}
+	}
 	if err := serve(*socket); err != nil {
 		fmt.Fprintln(os.Stderr, "warren-runner:", err)
 		os.Exit(1)

@@ -1,0 +1,44 @@
+package podman
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/warren-dev/warren/sandbox"
+)
+
+// The memory limit holds even where cgroups cannot enforce it: each
+// process's data is capped (RLIMIT_DATA), and the result says which applies.
+func TestMemoryLimitFallback(t *testing.T) {
+	t.Parallel()
+	lim := DefaultLimits
+	lim.Memory = 300 << 20
+	m := newManager(t, Options{Limits: &lim})
+	ctx := context.Background()
+	big, err := m.Run(ctx, sandbox.Request{Argv: []string{"dd", "if=/dev/zero", "of=/dev/null", "bs=600M", "count=1"}, Key: "memlimit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if big.ExitCode == 0 {
+		t.Fatalf("a 600 MB buffer under a 300 MB limit: %+v", big)
+	}
+	small, err := m.Run(ctx, sandbox.Request{Argv: []string{"dd", "if=/dev/zero", "of=/dev/null", "bs=1M", "count=1"}, Key: "memlimit"})
+	if err != nil || small.ExitCode != 0 {
+		t.Fatalf("a 1 MB buffer: %+v %v", small, err)
+	}
+	st := m.Status(ctx)
+	enforcedByCgroup := false
+	for _, w := range st.Warnings {
+		if strings.Contains(w, "RLIMIT_DATA") && strings.Contains(w, "300 MiB") {
+			return
+		}
+	}
+	s, err := m.session(ctx)
+	if err == nil && s.enforced.memory {
+		enforcedByCgroup = true
+	}
+	if !enforcedByCgroup {
+		t.Fatalf("status does not say which memory limit applies: %v", st.Warnings)
+	}
+}
