@@ -17,7 +17,7 @@ const maxTimeout = 24 * time.Hour
 
 // ExecParams are the arguments of exec.
 type ExecParams struct {
-	Command        string `json:"command" description:"Shell command to run with sh -c"`
+	Command        string `json:"command" description:"Shell command (bash syntax), each program judged as it runs"`
 	Cwd            string `json:"cwd,omitempty" description:"Working directory relative to the workspace (default: the workspace)"`
 	TimeoutSeconds int    `json:"timeout_seconds,omitempty" description:"Kill the command after this many seconds (default 60 on the host, 300 in the sandbox)"`
 	Background     bool   `json:"background,omitempty" description:"Start it and return at once with a process id (see the process tool)"`
@@ -32,7 +32,7 @@ func newExec(d Deps) (tools.Tool, error) {
 	e := &execTool{sh: NewShell(d), d: d}
 	return tools.New(tools.Spec{
 		Name: "exec", Group: group, LongDescription: execDoc,
-		Description:    "Run a shell command in the workspace (analysed first; risky commands need approval, destructive ones are blocked).",
+		Description:    "Run a shell command in the workspace (each program judged as it runs; risky ones need approval on the host, destructive ones are blocked).",
 		Danger:         tools.DangerDangerous,
 		ConfirmsItself: true,
 	}, e.run)
