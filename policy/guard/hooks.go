@@ -238,7 +238,8 @@ func sedRuns(script string) string {
 			i = j
 		case 'a', 'i', 'c', 'r', 'R', 'b', 't', 'T', ':', 'l', 'L', 'q', 'Q', 'v':
 			// The rest of the line is text, a file to read or a label.
-			for i < len(script) && script[i] != '\n' && !(ch != 'a' && ch != 'i' && ch != 'c' && script[i] == ';') {
+			textual := ch == 'a' || ch == 'i' || ch == 'c' // text runs to the end of the line, ';' included
+			for i < len(script) && script[i] != '\n' && (textual || script[i] != ';') {
 				i++
 			}
 		case 'p', 'P', 'd', 'D', 'n', 'N', 'g', 'G', 'h', 'H', 'x', '=', 'z', 'F':
@@ -376,7 +377,7 @@ func repoRunsPrograms(dir string) string {
 			}
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(gitDir, "config"))
+	b, err := os.ReadFile(filepath.Join(gitDir, "config")) //nolint:gosec // read only, to judge what git would do
 	if err != nil {
 		return ""
 	}

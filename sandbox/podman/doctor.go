@@ -124,7 +124,7 @@ func setupCheck(name string, err error) Check {
 func subIDCheck(name string, ns []idMap, o owner, file, flag string) Check {
 	total := 0
 	for _, m := range ns {
-		if !(m.ContainerID == 0 && m.Size == 1) {
+		if m.ContainerID != 0 || m.Size != 1 {
 			total += m.Size
 		}
 	}

@@ -101,7 +101,7 @@ func Run(ctx context.Context, o Options) (int, error) {
 		if err != nil {
 			return 126, err
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }()
 		stdin = f
 	}
 	s := &session{guard: o.Guard, base: envMap(o.Env)}
@@ -155,7 +155,8 @@ func (s *session) run(ctx context.Context, file *syntax.File, in runIn) (int, er
 	if err == nil {
 		return 0, nil
 	}
-	if st, ok := interp.IsExitStatus(err); ok {
+	var st interp.ExitStatus
+	if errors.As(err, &st) {
 		return int(st), nil
 	}
 	if ctx.Err() != nil {

@@ -36,7 +36,7 @@ func shellScript(path string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	head := make([]byte, 256)
 	n, _ := f.Read(head)
 	head = head[:n]

@@ -64,7 +64,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(dir)
+		defer func() { _ = os.RemoveAll(dir) }()
 		*workspace = dir
 		opts.OwnWorkspace = func(d string) bool { return d == dir }
 	}
