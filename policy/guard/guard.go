@@ -193,7 +193,8 @@ func (g *Guard) program(c Command, p shell.Command) Verdict {
 		// A symlink or copy named like a harmless tool: judge the real
 		// file's name too, and the stricter class wins.
 		if real, err := filepath.EvalSymlinks(c.Path); err == nil {
-			if rc := ClassOf(real); rank(rc) > rank(class) {
+			// Unknown real names (npm → npm-cli.js) say nothing.
+			if rc := ClassOf(real); rc != Unknown && rank(rc) > rank(class) {
 				class = rc
 			}
 		}

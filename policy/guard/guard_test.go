@@ -164,3 +164,38 @@ func TestClassOf(t *testing.T) {
 		}
 	}
 }
+
+func TestWritersAndSymlinkedTools(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	g := New(Options{Mode: Host, Workspace: ws, TempDirs: []string{}})
+	for _, tc := range []struct {
+		argv []string
+		want Decision
+	}{
+		{[]string{"tee", "out.txt"}, Allow},
+		{[]string{"tee", "-a", "/etc/x"}, Ask},
+		{[]string{"awk", "{print $1}"}, Allow},
+		{[]string{"awk", `{print $1 > "/etc/x"}`}, Ask},
+		{[]string{"awk", "$3 > 100 {print $1}"}, Allow},
+		{[]string{"awk", `{printf("%s",$1)>>"f"}`}, Ask},
+	} {
+		if v := g.Command(Command{Argv: tc.argv, Dir: ws}); v.Decision != tc.want {
+			t.Errorf("%q: %s (%s), want %s", tc.argv, v.Decision, v.Reason, tc.want)
+		}
+	}
+	// npm is a symlink to npm-cli.js: an unknown real name does not make a
+	// known tool ask.
+	dir := t.TempDir()
+	real := filepath.Join(dir, "npm-cli.js")
+	if err := os.WriteFile(real, []byte("#!/usr/bin/env node\n"), 0o755); err != nil { //nolint:gosec // a test program
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "npm")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if v := g.Command(Command{Argv: []string{"npm", "test"}, Dir: ws, Path: link}); v.Decision != Allow {
+		t.Errorf("npm test through a symlink to npm-cli.js: %+v", v)
+	}
+}

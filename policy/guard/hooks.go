@@ -3,8 +3,12 @@ package guard
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
+
+// awkWrites finds print or printf redirected to a file in an awk program.
+var awkWrites = regexp.MustCompile(`\bprintf?\b[^;{}]*>`)
 
 // hooks judges programs whose options or files make them run other
 // programs (tar --to-command, git -c core.pager=…, find -delete, sed's e
@@ -64,6 +68,9 @@ func hooks(g *Guard, c Command, argv []string, class Class) (Verdict, bool) {
 			if strings.Contains(a, "system(") || strings.Contains(a, "| getline") || strings.Contains(a, "|&") ||
 				strings.Contains(a, "\"|") || strings.Contains(a, "| \"") {
 				return ask("runs a command from its program (system, pipes)")
+			}
+			if awkWrites.MatchString(a) {
+				return ask("writes files from its program (print > FILE)")
 			}
 		}
 	case "less", "more", "man":

@@ -47,7 +47,7 @@ func init() {
 			basename dirname realpath readlink id whoami groups uname hostname uptime nproc arch getconf
 			du df free lsblk lscpu lsof ps pgrep top htop tree less more most bat batcat
 			xxd od hexdump strings base32 base64 basenc md5sum sha1sum sha224sum sha256sum sha384sum sha512sum
-			b2sum cksum sum shasum awk gawk mawk nawk sed tee numfmt factor expr bc dc tput clear
+			b2sum cksum sum shasum awk gawk mawk nawk sed numfmt factor expr bc dc tput clear
 			man info apropos whatis tldr column iconv
 			zcat bzcat xzcat zstdcat lz4cat zless zgrep bzgrep xzgrep zdiff
 			stty tty logname users who w last nm objdump readelf size addr2line c++filt
@@ -64,7 +64,7 @@ func init() {
 			patch diffstat gzip gunzip bzip2 bunzip2 xz unxz zstd unzstd lz4 tar zip unzip 7z 7za
 			sqlite3`,
 		Writer: `cp mv rm rmdir mkdir touch ln chmod chown chgrp install truncate shred mktemp split csplit
-			dd rename unlink sync`,
+			dd rename unlink sync tee`,
 		Network: `curl wget ssh scp sftp rsync nc ncat netcat socat telnet ftp tftp lftp ping ping6 traceroute
 			dig nslookup host whois ip ifconfig route netstat ss nmap tcpdump aria2c http https xh gh hub aws gcloud
 			az kubectl helm docker podman terraform ansible ansible-playbook mosh`,

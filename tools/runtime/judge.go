@@ -47,7 +47,7 @@ func (s *Shell) hostJudge(ctx context.Context, tool, ws string) script.Judge {
 func questionRequest(tool string, q script.Question) approvals.Request {
 	reason := q.Verdict.Reason
 	if q.Verdict.SandboxRuns {
-		reason += ". In the sandbox this runs without asking: turn the agent's sandbox on to skip this question"
+		reason += ". Run it in the sandbox instead: there it runs without asking (turn the agent's sandbox on)"
 	}
 	if q.Exec == nil {
 		p := q.Path
