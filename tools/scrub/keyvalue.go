@@ -4,10 +4,18 @@ import "strings"
 
 // kvKeywords name fields whose value is a credential. They are matched case-insensitively at
 // the end of the key, so "OPENAI_API_KEY", "x-api-key" and "client_secret" count while
-// "max_tokens" and "tokenizer" do not.
+// "max_tokens" and "tokenizer" do not. The second line holds the fields of credential files:
+// ~/.aws/credentials and STS JSON (aws_session_token and identitytoken end in "token"), GCP
+// service-account keys and kubeconfig's client-key-data; client-certificate-data stays.
 var kvKeywords = [...]string{
 	"api_key", "apikey", "api-key", "token", "secret", "password", "passwd", "bearer", "authorization",
+	"secret_access_key", "secretaccesskey", "private_key", "private_key_id", "client-key-data",
 }
+
+// kvWholeKeys are credentials only as the whole key, case-insensitively: docker's config.json
+// "auth" (base64 user:password) and .npmrc's _auth. As suffixes they would take "oauth",
+// "use_auth: true" or .npmrc's "always-auth=true".
+var kvWholeKeys = [...]string{"auth", "_auth"}
 
 // envKeywords mark environment-style names whose value is secret. They are case-sensitive and
 // may appear anywhere in the name (AWS_SECRET_ACCESS_KEY, DATABASE_DSN, VIRTUAL_ENV_TOKEN):
@@ -98,17 +106,36 @@ func separator(text string, p int) (valStart int, quotedOnly, ok bool) {
 	return p + 1, false, true
 }
 
+// kvKeyword is a keyword and whether it must be the whole key.
+type kvKeyword struct {
+	word  string
+	whole bool
+}
+
+// kvByLastLetter indexes the keywords by their last letter, lower-cased: most keys are
+// rejected with one lookup, the rest are compared only with keywords that could match.
+var kvByLastLetter = func() (t [256][]kvKeyword) {
+	for _, kw := range kvKeywords {
+		t[kw[len(kw)-1]] = append(t[kw[len(kw)-1]], kvKeyword{kw, false})
+	}
+	for _, kw := range kvWholeKeys {
+		t[kw[len(kw)-1]] = append(t[kw[len(kw)-1]], kvKeyword{kw, true})
+	}
+	return t
+}()
+
 func endsWithKeyword(key string) bool {
 	if key == "" {
 		return false
 	}
-	switch key[len(key)-1] | 0x20 { // last letters of kvKeywords; rejects most keys at once
-	case 'y', 'n', 't', 'd', 'r':
-	default:
-		return false
-	}
-	for _, kw := range kvKeywords {
-		if len(key) >= len(kw) && strings.EqualFold(key[len(key)-len(kw):], kw) {
+	// Every keyword ends in two lower-case letters, and b|0x20 is a lower-case letter only
+	// when b is a letter; the second-to-last one spares EqualFold most calls ("data=", "a=a=").
+	for _, kw := range kvByLastLetter[key[len(key)-1]|0x20] {
+		n := len(key) - len(kw.word)
+		if n < 0 || key[len(key)-2]|0x20 != kw.word[len(kw.word)-2] || !strings.EqualFold(key[n:], kw.word) {
+			continue
+		}
+		if !kw.whole || n == 0 || !skBody[key[n-1]] { // a whole key has no key byte before it
 			return true
 		}
 	}

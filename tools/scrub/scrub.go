@@ -1,14 +1,23 @@
 // Package scrub redacts credentials from tool output before the model or the user sees it.
 //
-// Static detectors cover the shapes tools commonly print: provider API keys (OpenAI, Anthropic),
-// GitHub and AWS tokens, key/value pairs such as password=… or "api_key": "…", Authorization
-// headers, passwords inside connection strings, secret-looking environment variables and long hex
-// keys. AddValues registers literal secrets known only at run time. Every match becomes Redacted.
+// Static detectors cover the shapes tools commonly print: provider API keys (OpenAI, Anthropic,
+// Google, Stripe), GitHub and Slack tokens, Slack webhook URLs, AWS access key IDs and the secret
+// access key printed beside one, JWTs, PEM private key blocks, key/value pairs such as
+// password=… or "api_key": "…" (including the fields of credential files: ~/.aws/credentials,
+// GCP service-account JSON, docker's config.json, kubeconfig, .npmrc, .pypirc), .netrc
+// passwords, Authorization headers, passwords inside connection strings, secret-looking
+// environment variables and long hex keys. AddValues registers literal secrets known only at
+// run time. Every match becomes Redacted.
 //
 // Design notes:
 //   - Detectors are hand-written scanners behind cheap literal pre-checks (strings.Index for a
 //     prefix, a byte scan for ':' and '='), not regular expressions: Go's RE2 engine has no fast
 //     path for case-insensitive keys or {64,} repetitions, and Warren scrubs every tool result.
+//     strings.Index stops at every occurrence of the needle's first byte, so needles start with
+//     a rare byte ("yJ" for a JWT's "eyJ", "BEGIN " for a PEM marker).
+//   - Shapes that also occur in ordinary text need context: a bare 40-character AWS secret only
+//     near an access key ID, a JWT only as two "eyJ" segments starting a token, a .netrc
+//     password only after "machine" or "login", a PEM block only with base64 lines in it.
 //   - All detectors run on the same text and their spans are unioned before anything is
 //     replaced, so overlapping secrets (a key inside a hex run, a token inside a URL) vanish
 //     together instead of leaving fragments.
@@ -19,7 +28,8 @@
 // Known limits, chosen to keep ordinary output intact: an unquoted value ends at whitespace
 // (and, outside NAME=value, at , ; & and closing brackets), so "password: two words" keeps
 // "words"; a value opening with { or [ is structure and is skipped; SHA-256 digests are 64 hex
-// digits and are redacted like keys.
+// digits and are redacted like keys; a bare AWS secret more than 256 bytes from its key ID, and
+// a PEM key whose newlines became spaces, are not recognised by shape.
 package scrub
 
 import (
@@ -117,9 +127,13 @@ func (s *Scrubber) snapshot() []string {
 var detectors = [...]func(text string, out []span) []span{
 	findSKKeys,
 	findPrefixedTokens,
+	findAWSKeys,
+	findJWTs,
+	findPEMKeys,
 	findHexRuns,
 	findURLPasswords,
 	findKeyValues,
+	findNetrcPasswords,
 }
 
 // findSpans returns the merged spans to redact, or nil when a pass would change nothing.

@@ -18,6 +18,9 @@ const (
 	dbPassChars = alnumChars + "!$&()*+,;=%-._~:@/?#"        // database URLs: to the last '@'
 	urlPassChar = alnumChars + "!$&()*+,;=%-._~:"            // other URLs: inside the authority
 	token68Char = alnumChars + "-._~+/="
+	b64URLChars = alnumChars + "-_"
+	b64Chars    = alnumChars + "+/"
+	lowerChars  = "abcdefghijklmnopqrstuvwxyz"
 )
 
 // generated is one secret embedded in the text that carries it; secret is what must not survive.
@@ -31,7 +34,9 @@ type generated struct {
 var (
 	skFamilyPrefixes = []string{"sk-proj-", "sk-svcacct-", "sk-admin-", "sk-ant-api03-", "sk-ant-"}
 	kvKeys           = []string{"password", "api_key", "apikey", "api-key", "token", "secret", "passwd",
-		"OPENAI_API_KEY", "x-api-key", "client_secret", "access_token", "DB_PASSWORD", "Password", "TOKEN"}
+		"OPENAI_API_KEY", "x-api-key", "client_secret", "access_token", "DB_PASSWORD", "Password", "TOKEN",
+		"aws_secret_access_key", "SecretAccessKey", "aws_session_token", "private_key", "private_key_id",
+		"client-key-data", "_authToken", "identitytoken"}
 	kvUnquoted = []string{"%s=%s", "%s: %s", "%s = %s", "%s:%s", "--%s=%s", "%s:\t%s"}
 	kvQuoted   = []string{`"%s": "%s"`, `"%s":"%s"`, `%s='%s'`, `%s="%s"`, `\"%s\":\"%s\"`,
 		`%s := "%s"`, `'%s' => '%s'`, "%s: `%s`"}
@@ -42,7 +47,18 @@ var (
 	envForms  = []string{"%s=%s", "export %s=%s", "%s='%s'", `%s="%s"`}
 	dbSchemes = []string{"postgres", "postgresql", "mysql", "mongodb", "mongodb+srv", "redis", "rediss", "amqp", "amqps"}
 	urlScheme = []string{"https", "http", "ftp", "git+ssh"}
+	// The shapes a prefix or an anchor announces (kinds 12 to 19).
+	slackPrefixes  = []string{"xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xapp-"}
+	stripePrefixes = []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"}
+	pemLabels      = []string{"PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY", "OPENSSH PRIVATE KEY",
+		"ENCRYPTED PRIVATE KEY", "DSA PRIVATE KEY", "PGP PRIVATE KEY BLOCK"}
+	pemBreaks = []string{"\n", "\r\n", `\n`}
+	awsSeps   = []string{",", " ", "\n", "\t", ": ", "\",\""}
 )
+
+// fuzzKinds is how many shapes generate knows; kind 11 stays the dynamic value, so seeds
+// written before kinds 12 and up existed keep their meaning.
+const fuzzKinds = 20
 
 // fill maps material onto charset as n bytes, so the fuzzer steers the secret's content.
 func fill(material, charset string, n int) string {
@@ -74,7 +90,7 @@ func embed(format, key, secret string) generated {
 func generate(kind uint8, material string) generated {
 	n := len(material)
 	whole := func(s string) generated { return generated{text: s, secret: s} }
-	switch kind % 12 {
+	switch kind % fuzzKinds {
 	case 0:
 		return whole("sk-" + fill(material, alnumChars, 20+n%40))
 	case 1:
@@ -111,6 +127,39 @@ func generate(kind uint8, material string) generated {
 	case 10:
 		value := fill(material, alnumChars, 1) + fill(material, token68Char, 15+n%60)
 		return embed("Bearer %[2]s%[1]s", "", value)
+	case 12:
+		return whole(choose(material, 11, slackPrefixes) + fill(material, alnumChars+"-", 20+n%40))
+	case 13: // the webhook's host stays readable; its path is the secret
+		path := "T" + fill(material, upperChars, 8) + "/B" + fill(material, upperChars, 8) + "/" + fill(material, alnumChars, 24)
+		return embed("%s%s", "https://hooks.slack.com/services/", path)
+	case 14:
+		return whole(choose(material, 12, stripePrefixes) + fill(material, alnumChars, 20+n%80))
+	case 15:
+		return whole("AIza" + fill(material, b64URLChars, 35))
+	case 16: // a JWT starts a base64url run, so it follows a separator
+		token := "eyJ" + fill(material, b64URLChars, 7+n%40) + ".eyJ" + fill(material[min(n, 1):], b64URLChars, 7+n%60) +
+			"." + fill(material[min(n, 2):], b64URLChars, n%50)
+		return embed("%s%s", choose(material, 13, []string{" ", "=", "\"", "\n", "Bearer "}), token)
+	case 17:
+		label, br := choose(material, 14, pemLabels), choose(material, 15, pemBreaks)
+		block := "-----BEGIN " + label + "-----" + br
+		for line := range 1 + n%3 {
+			block += fill(material[min(n, line):], b64Chars, 16+n%49) + br
+		}
+		return whole(block + "-----END " + label + "-----")
+	case 18: // a bare secret access key beside its key ID, ended by a separator
+		secret := fill(material, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", 1) + fill(material, lowerChars, 1) + fill(material, b64Chars, awsSecretLen-2)
+		id := choose(material, 16, []string{"AKIA", "ASIA"}) + fill(material, upperChars, 16)
+		sep := choose(material, 17, awsSeps)
+		if len(material) > 18 && material[18]%2 == 0 {
+			return embed("\n%[2]s"+sep+"%[1]s\n", id, secret)
+		}
+		return embed("%s"+sep+"%s\n", id, secret)
+	case 19:
+		entry := "\nmachine " + fill(material, alnumChars, 1+n%12) + ".example.com" +
+			choose(material, 19, []string{" ", "\n  "}) + "login " + fill(material, alnumChars, 1+n%8) +
+			choose(material, 20, []string{" ", "\n  "}) + "password %[2]s\n"
+		return embed(entry, "", fill(material, alnumChars, 1)+fill(material, fieldChars, n%40))
 	default:
 		v := material
 		if utf8.RuneCountInString(strings.TrimSpace(v)) < MinValueLen {
@@ -151,7 +200,7 @@ func FuzzScrub(f *testing.F) {
 			allowed = 0
 		}
 		if got := strings.Count(out, g.secret); got > allowed {
-			t.Fatalf("secret %q survived (kind %d)\n in: %q\nout: %q", g.secret, kind%12, in, out)
+			t.Fatalf("secret %q survived (kind %d)\n in: %q\nout: %q", g.secret, kind%fuzzKinds, in, out)
 		}
 	})
 }

@@ -132,6 +132,9 @@ func hostileInputs(size int) []string {
 	for _, unit := range []string{
 		"sk-", "AKIA", "ghp_", "://", "token=", "a=", "token:\"", `token=\"`, "ab", "://u:p@",
 		"password=\"x\\", "Bearer ", strings.Repeat("f", 63) + "-", "a",
+		"eyJhbGciOi.", "xoxb-", "-----BEGIN PRIVATE KEY-----\n", "-----BEGIN PRIVATE KEY-----a: ",
+		"-----BEGIN RSA PRIVATE KEY-----\nProc-Type: ", "login u password ", "AKIAIOSFODNN7EXAMPLE ",
+		"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY/",
 	} {
 		out = append(out, strings.Repeat(unit, size/len(unit)))
 	}

@@ -86,6 +86,15 @@ func newClass(spec string) *byteClass {
 	return &c
 }
 
+// complement returns the bytes not in c.
+func complement(c *byteClass) *byteClass {
+	var out byteClass
+	for i := range out {
+		out[i] = !c[i]
+	}
+	return &out
+}
+
 var (
 	alnum      = newClass("0-9A-Za-z")
 	upperAlnum = newClass("0-9A-Z")
@@ -93,6 +102,17 @@ var (
 	ident      = newClass("0-9A-Za-z_")
 	skBody     = newClass("0-9A-Za-z_-")
 	token68    = newClass("0-9A-Za-z._~+/=-") // RFC 7235 bearer credentials
+	base64URL  = newClass("0-9A-Za-z_-")      // RFC 4648 §5, unpadded (JWT segments)
+	slackBody  = newClass("0-9A-Za-z-")
+	// webhookPath is a Slack webhook's path after /services/: T…/B…/secret.
+	webhookPath = newClass("0-9A-Za-z/")
+	awsSecret   = newClass("0-9A-Za-z/+")
+	base64Std   = newClass("0-9A-Za-z+/=")
+	headerName  = newClass("0-9A-Za-z-")
+	blank       = newClass(" \t\r\n\v\f")
+	nonBlank    = complement(blank)
+	// awsGlue next to a 40-byte run makes it part of a longer identifier, not a secret key.
+	awsGlue = newClass("_-")
 
 	// urlStop ends a URL: nothing that quotes or delimits it in logs, JSON or markup.
 	urlStop = newClass(" \t\r\n\v\f\"'`<>")

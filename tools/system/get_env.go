@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/warren-dev/warren/tools"
@@ -17,18 +18,35 @@ type GetEnvParams struct {
 	Name string `json:"name" description:"Environment variable name, e.g. PATH or LANG"`
 }
 
-// sensitiveEnvMarkers are name fragments that mark a variable as a secret.
-var sensitiveEnvMarkers = []string{"KEY", "SECRET", "TOKEN", "PASSWORD", "CREDENTIAL"}
+// sensitiveEnvMarkers are name fragments that mark a variable as a secret. They are matched
+// anywhere in the upper-cased name, so DB_PASSWORD, my_api_key and SLACK_WEBHOOK_URL count.
+var sensitiveEnvMarkers = []string{
+	"PASS", "PWD", "SECRET", "TOKEN", "KEY", "AUTH", "COOKIE", "CREDENTIAL", "PRIVATE", "WEBHOOK",
+}
 
-// IsSensitiveEnvName reports whether a variable name looks like a secret.
-func IsSensitiveEnvName(name string) bool {
+// workingDirVars contain PWD but hold the shell's current and previous working directory, not
+// a password, so they stay readable. Only these exact (case-sensitive) names are exempt:
+// DB_PWD or a lower-case pwd may well be a password.
+var workingDirVars = []string{"PWD", "OLDPWD"}
+
+// sensitiveEnvMarker returns the marker that makes name secret-looking, if any.
+func sensitiveEnvMarker(name string) (string, bool) {
+	if slices.Contains(workingDirVars, name) {
+		return "", false
+	}
 	upper := strings.ToUpper(name)
 	for _, m := range sensitiveEnvMarkers {
 		if strings.Contains(upper, m) {
-			return true
+			return m, true
 		}
 	}
-	return false
+	return "", false
+}
+
+// IsSensitiveEnvName reports whether a variable name looks like a secret.
+func IsSensitiveEnvName(name string) bool {
+	_, ok := sensitiveEnvMarker(name)
+	return ok
 }
 
 func newGetEnv(d Deps) (tools.Tool, error) {
@@ -44,8 +62,10 @@ func newGetEnv(d Deps) (tools.Tool, error) {
 		if name == "" || strings.ContainsAny(name, "=\x00") {
 			return tools.Errorf(tools.CodeValidation, "invalid variable name %q", p.Name), nil
 		}
-		if IsSensitiveEnvName(name) {
-			return tools.Errorf(tools.CodeSecurity, "%s looks like a secret (its name contains KEY, SECRET, TOKEN, PASSWORD or CREDENTIAL); it is not readable by agents", name), nil
+		if marker, ok := sensitiveEnvMarker(name); ok {
+			return tools.Errorf(tools.CodeSecurity,
+				"%s looks like a secret: its name contains %s, and get_env refuses names containing any of %s (PWD and OLDPWD excepted); ask the user instead",
+				name, marker, strings.Join(sensitiveEnvMarkers, ", ")), nil
 		}
 		v, ok := lookup(name)
 		if !ok {

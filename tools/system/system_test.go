@@ -82,3 +82,55 @@ func TestNoWorkspace(t *testing.T) {
 		t.Fatalf("got %+v", res)
 	}
 }
+
+func TestGetEnvRefusesSecretNames(t *testing.T) {
+	t.Parallel()
+	const secret = "hunter2-value"
+	refused := map[string]string{ // name: the marker the refusal must name
+		"MYAPP_PASS": "PASS", "DB_PASSWORD": "PASS", "GITHUB_TOKEN": "TOKEN", "SLACK_WEBHOOK_URL": "WEBHOOK",
+		"AWS_SECRET_ACCESS_KEY": "SECRET", "my_api_key": "KEY", "SESSION_COOKIE": "COOKIE", "NPM_AUTH": "AUTH",
+		"GOOGLE_APPLICATION_CREDENTIALS": "CREDENTIAL", "SSH_PRIVATE_PATH": "PRIVATE",
+		"DB_PWD": "PWD", "pwd": "PWD", "OLDPWD_BACKUP": "PWD", " GITHUB_TOKEN ": "TOKEN",
+	}
+	allowed := map[string]string{"HOME": "/home/me", "PATH": "/usr/bin:/bin", "PWD": "/work", "OLDPWD": "/tmp", "LANG": "C.UTF-8"}
+	env := map[string]string{}
+	for name := range refused {
+		env[strings.TrimSpace(name)] = secret
+	}
+	for name, v := range allowed {
+		env[name] = v
+	}
+	r := registry(t, Deps{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
+	get := func(t *testing.T, name string) tools.Result {
+		t.Helper()
+		args, _ := json.Marshal(GetEnvParams{Name: name})
+		res, err := r.ExecuteWithContext(context.Background(), tools.Call{Name: "get_env", Args: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for name, marker := range refused {
+		t.Run("refuses "+name, func(t *testing.T) {
+			t.Parallel()
+			res := get(t, name)
+			if res.Code() != tools.CodeSecurity {
+				t.Fatalf("code = %q, want %q (%s)", res.Code(), tools.CodeSecurity, res.ForLLM)
+			}
+			if want := "contains " + marker + ", and get_env refuses names containing any of PASS, PWD"; !strings.Contains(res.ForLLM, want) {
+				t.Errorf("ForLLM = %q, want it to name the rule: %q", res.ForLLM, want)
+			}
+			if strings.Contains(res.ForLLM, secret) || strings.Contains(res.ForUser, secret) {
+				t.Errorf("refusal leaks the value: %q", res.ForLLM)
+			}
+		})
+	}
+	for name, want := range allowed {
+		t.Run("allows "+name, func(t *testing.T) {
+			t.Parallel()
+			if res := get(t, name); res.IsError || res.ForLLM != want {
+				t.Fatalf("got %+v, want %q", res, want)
+			}
+		})
+	}
+}
