@@ -60,7 +60,7 @@ func findAWSSecrets(text string, w span, out []span) []span {
 
 func hasBothCases(s string) bool {
 	var upper, lower bool
-	for i := 0; i < len(s) && !(upper && lower); i++ {
+	for i := 0; i < len(s) && (!upper || !lower); i++ {
 		upper = upper || 'A' <= s[i] && s[i] <= 'Z'
 		lower = lower || 'a' <= s[i] && s[i] <= 'z'
 	}
