@@ -47,6 +47,11 @@ type Options struct {
 	Approve *approvals.Decision
 	// RefreshInterval overrides DefaultRefreshInterval.
 	RefreshInterval time.Duration
+	// AllowedOrigins are browser origins ("http://localhost:6274") whose
+	// pages may call the HTTP transport besides the server's own loopback
+	// origin; they also get CORS answers. The bearer token is still needed.
+	// "*" and "null" are refused (see originGuard).
+	AllowedOrigins []string
 }
 
 // Gateway is an MCP server over one Warren core.

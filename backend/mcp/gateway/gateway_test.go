@@ -245,7 +245,7 @@ func TestHTTPEndToEnd(t *testing.T) {
 		}
 	})
 	t.Run("approval refused by --approve no", func(t *testing.T) {
-		text, isErr := call(t, c, "exec", map[string]any{"command": "sudo ls"})
+		text, isErr := call(t, c, "exec", map[string]any{"command": "ldd /bin/true"})
 		if !isErr || !strings.Contains(text, "not approved") || !strings.Contains(text, "denied") {
 			t.Fatalf("exec needing approval: %v %q", isErr, text)
 		}
@@ -450,7 +450,7 @@ func TestProfileNarrowsAndApprovalTimeout(t *testing.T) {
 	defer c2.Close()
 	must(t, c2.Start(ctx))
 	initialize(t, c2)
-	text, isErr = call(t, c2, "exec", map[string]any{"command": "sudo ls"})
+	text, isErr = call(t, c2, "exec", map[string]any{"command": "ldd /bin/true"})
 	if !isErr || !strings.Contains(text, "not approved") || !strings.Contains(text, "timeout") {
 		t.Fatalf("unanswered approval: %v %q", isErr, text)
 	}

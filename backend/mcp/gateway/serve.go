@@ -45,7 +45,9 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) e
 // ServeHTTP listens on addr, which must be on the loopback interface
 // (127.0.0.0/8, ::1 or localhost), and serves streamable HTTP at
 // EndpointPath to requests bearing "Authorization: Bearer <token>" until ctx
-// ends.
+// ends. Requests from web pages are refused first (see originGuard): a Host
+// other than a loopback name with the server's port, or an Origin other
+// than the server's own or one of Options.AllowedOrigins.
 func (g *Gateway) ServeHTTP(ctx context.Context, addr, token string) error {
 	ln, err := ListenLoopback(ctx, addr)
 	if err != nil {
@@ -63,6 +65,17 @@ func (g *Gateway) ServeListener(ctx context.Context, ln net.Listener, token stri
 	}
 	if strings.TrimSpace(token) == "" {
 		return errors.New("mcp gateway: HTTP needs a bearer token")
+	}
+	_, port, err := net.SplitHostPort(ln.Addr().String())
+	if err != nil {
+		return fmt.Errorf("mcp gateway: listener address %s: %w", ln.Addr(), err)
+	}
+	mux := http.NewServeMux()
+	// The Host and Origin checks come first: a web page's request is
+	// refused before the token is looked at or any MCP work starts.
+	guard, err := newOriginGuard(port, g.opts.AllowedOrigins, g.log, RequireBearer(token, mux))
+	if err != nil {
+		return err
 	}
 	if err := g.Refresh(ctx); err != nil {
 		return err
@@ -83,9 +96,8 @@ func (g *Gateway) ServeListener(ctx context.Context, ln net.Listener, token stri
 		}),
 		server.WithStreamableHTTPLogger(g.log),
 	)
-	mux := http.NewServeMux()
 	mux.Handle(EndpointPath, stream)
-	hs.Handler = RequireBearer(token, mux)
+	hs.Handler = guard
 	stop := g.start(ctx)
 	defer stop()
 	served := make(chan error, 1)
