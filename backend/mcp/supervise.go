@@ -24,7 +24,6 @@ func (m *Manager) supervise(ctx context.Context, s *supervised) {
 	defer readyOnce()
 	for {
 		c, err := m.connect(ctx, s)
-		readyOnce()
 		if ctx.Err() != nil {
 			if c != nil {
 				c.close()
@@ -33,6 +32,7 @@ func (m *Manager) supervise(ctx context.Context, s *supervised) {
 			return
 		}
 		if err == nil {
+			readyOnce()
 			attempt = 0
 			err = m.watch(ctx, s, c)
 			c.close()
@@ -51,6 +51,7 @@ func (m *Manager) supervise(ctx context.Context, s *supervised) {
 				st.State, st.Attempt, st.NextRetry, st.PID = StateFailed, attempt-1, time.Time{}, 0
 				st.LastError = err.Error()
 			})
+			readyOnce()
 			// Failed until retried by hand (Restart) or the supervisor is stopped.
 			<-ctx.Done()
 			return
@@ -60,6 +61,9 @@ func (m *Manager) supervise(ctx context.Context, s *supervised) {
 			st.State, st.Attempt, st.NextRetry, st.PID = StateReconnecting, attempt, time.Now().Add(delay), 0
 			st.LastError = err.Error()
 		})
+		// Ready only now: a waiter reading the status must see why the
+		// first attempt failed (warren tools printed no warning under load).
+		readyOnce()
 		select {
 		case <-ctx.Done():
 			return
