@@ -46,6 +46,7 @@ func (t *Processes) Start(ctx context.Context, runner sandbox.Runner, req sandbo
 	}
 	t.mu.Lock()
 	t.procs[p.ID] = p
+	started := p.snapshot() // before the goroutine can change it
 	t.mu.Unlock()
 	go func() {
 		defer cancel()
@@ -60,7 +61,7 @@ func (t *Processes) Start(ctx context.Context, runner sandbox.Runner, req sandbo
 			p.Err = err.Error()
 		}
 	}()
-	return p.snapshot()
+	return started
 }
 
 func (p *Process) snapshot() Process {
