@@ -160,6 +160,9 @@ func (g *Guard) hostVerdict(c Command, a shell.Analysis) Verdict {
 	if a.Verdict == shell.Ask {
 		raise(Verdict{Decision: Ask, Class: worst.Class, Reason: strings.TrimPrefix(a.Summary(), "needs approval: ")})
 	}
+	if w := g.holdsDataDir(c); w != "" {
+		raise(Verdict{Decision: Ask, Class: worst.Class, Reason: c.Argv[0] + " reaches " + w + ", a folder that holds Warren's data directory (keys, database)"})
+	}
 	if name, ok := riskyEnv(c.Env); ok {
 		raise(Verdict{Decision: Ask, Class: worst.Class, Reason: "sets " + name + ", which makes programs load or run other code"})
 	}
@@ -184,6 +187,28 @@ func (g *Guard) program(c Command, p shell.Command) Verdict {
 	name := p.Argv[0]
 	class := ClassOf(name)
 	outer := len(p.Via) == 0 && len(p.Argv) == len(c.Argv) && p.Argv[0] == c.Argv[0]
+	for _, via := range p.Via {
+		// unshare, chroot, strace… are stripped as wrappers by the
+		// static rules; they still change how the program runs.
+		if vc := ClassOf(via); vc == Privilege {
+			return Verdict{Decision: Ask, Class: vc, Reason: via + " is a " + vc.String()}
+		}
+	}
+	if !outer && strings.ContainsRune(name, '/') {
+		// A program a wrapper starts by path: the wrapper execs it
+		// directly (a script then runs in the system shell).
+		path := name
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(c.Dir, path)
+		}
+		if g.writable(path) {
+			if shellScriptFile(path) {
+				return Verdict{Decision: Deny, Class: Shell, Reason: "a shell script started through " + strings.Join(p.Via, " ") +
+					" runs in the system shell, outside Warren's checks; run it directly (sh " + name + ")"}
+			}
+			return Verdict{Decision: Ask, Class: Unknown, Reason: name + " is a program in a writable folder, started through " + strings.Join(p.Via, " ")}
+		}
+	}
 	if outer && c.Path != "" && class != Shell && g.writable(c.Path) {
 		// A program in the workspace or a temp folder was made by someone
 		// who could write there: its name proves nothing.
@@ -206,14 +231,29 @@ func (g *Guard) program(c Command, p shell.Command) Verdict {
 	case ReadOnly, Build:
 		return allow(class)
 	case Writer:
+		if slices.Contains(p.Via, "xargs") {
+			// The words xargs appends come from stdin: -rf among them
+			// is never seen here.
+			return Verdict{Decision: Ask, Class: class, Reason: "xargs gives " + name + " arguments read from its input, which may hold options such as -rf"}
+		}
+		for _, t := range writeTargets(p.Argv) {
+			t = strings.TrimPrefix(t, "of=")
+			for _, f := range resolve(c.Dir, t) {
+				if isDiskDevice(f) {
+					return Verdict{Decision: Deny, Class: class, Reason: name + " writes the disk device " + f + " (disk destruction)"}
+				}
+			}
+		}
 		if out := g.outsideWrite(c.Dir, p.Argv); out != "" {
 			return Verdict{Decision: Ask, Class: class, Reason: name + " changes " + out + ", outside the workspace"}
 		}
 		return allow(class)
 	case Shell:
 		if len(p.Via) > 0 {
-			return Verdict{Decision: Ask, Class: class, Reason: "a shell started through " + strings.Join(p.Via, " ") +
-				" runs outside Warren's checks; run its commands directly"}
+			// The wrapper starts the system shell, which Warren's
+			// interpreter never sees: refused in the sandbox too.
+			return Verdict{Decision: Deny, Class: class, Reason: "a shell started through " + strings.Join(p.Via, " ") +
+				" runs outside Warren's checks; run its commands directly (or `sh FILE` without the wrapper)"}
 		}
 		return allow(class)
 	case CodeRunner:
@@ -278,9 +318,38 @@ func riskyEnv(env map[string]string) (string, bool) {
 			u == "RUBYOPT", u == "RUBYLIB", u == "LESSOPEN", u == "LESSCLOSE", u == "PAGER", u == "EDITOR",
 			u == "VISUAL", u == "MANPAGER", u == "GIT_PAGER", u == "GCONV_PATH",
 			u == "MAKEFLAGS", u == "GOFLAGS", u == "CC", u == "CXX", u == "SSH_ASKPASS", u == "SUDO_ASKPASS",
+			u == "TAR_OPTIONS", u == "ZIPOPT", u == "UNZIP", u == "GZIP", u == "COMPILER_PATH", u == "GCC_EXEC_PREFIX",
+			u == "HOME", u == "XDG_CONFIG_HOME", u == "GOENV", u == "NPM_CONFIG_USERCONFIG", u == "GOPROXY", u == "GOVCS",
 			u == "BROWSER", u == "JAVA_TOOL_OPTIONS", u == "_JAVA_OPTIONS", u == "NPM_CONFIG_SCRIPT_SHELL":
 			return k, true
 		}
 	}
 	return "", false
+}
+
+// shellScriptFile reports whether path is a script for a shell (a #! line
+// naming one, or text without a #! line): run by a wrapper, the system
+// shell runs it.
+func shellScriptFile(path string) bool {
+	f, err := os.Open(path) //nolint:gosec // only its first bytes are read
+	if err != nil {
+		return false
+	}
+	defer func() { _ = f.Close() }()
+	head := make([]byte, 128)
+	n, _ := f.Read(head)
+	head = head[:n]
+	if n == 0 || strings.HasPrefix(string(head), "\x7fELF") {
+		return n == 0
+	}
+	if !strings.HasPrefix(string(head), "#!") {
+		return !strings.ContainsRune(string(head), 0)
+	}
+	line, _, _ := strings.Cut(string(head[2:]), "\n")
+	for _, w := range strings.Fields(line) {
+		if ClassOf(w) == Shell {
+			return true
+		}
+	}
+	return false
 }

@@ -20,14 +20,14 @@ func hooks(g *Guard, c Command, argv []string, class Class) (Verdict, bool) {
 	}
 	switch name {
 	case "tar", "gtar", "bsdtar":
-		for _, a := range argv[1:] {
-			for _, opt := range []string{"--checkpoint-action", "--to-command", "--use-compress-program", "--rsh-command",
-				"--info-script", "--new-volume-script", "--rmt-command", "--index-file"} {
-				if a == opt || strings.HasPrefix(a, opt+"=") {
-					return ask("runs a program through " + opt)
-				}
+		for i, a := range argv[1:] {
+			if opt, ok := longPrefix(a, "--checkpoint-action", "--to-command", "--use-compress-program", "--rsh-command",
+				"--info-script", "--new-volume-script", "--rmt-command", "--index-file"); ok {
+				return ask("runs a program through " + opt)
 			}
-			if a == "-I" || a == "-F" || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "IF")) {
+			short := strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--")
+			if (short || i == 0 && !strings.HasPrefix(a, "-")) && strings.ContainsAny(a, "IF") {
+				// -I PROG, -F SCRIPT; the first word may be old-style (cIf).
 				return ask("runs a program through -I or -F")
 			}
 		}
@@ -36,6 +36,35 @@ func hooks(g *Guard, c Command, argv []string, class Class) (Verdict, bool) {
 			if a == "-TT" || a == "--unzip-command" || strings.HasPrefix(a, "--unzip-command=") {
 				return ask("runs a program through -TT (--unzip-command)")
 			}
+		}
+	case "gcc", "g++", "cc", "c++", "clang", "clang++":
+		for _, a := range argv[1:] {
+			if a == "-wrapper" || strings.HasPrefix(a, "-B") || strings.HasPrefix(a, "-fplugin") || strings.HasPrefix(a, "-specs") ||
+				strings.HasPrefix(a, "--specs") || strings.HasPrefix(a, "-wrapper") {
+				return ask("runs programs it is pointed at (" + a + ")")
+			}
+		}
+	case "sqlite3":
+		sql := 0
+		for _, a := range argv[1:] {
+			l := strings.ToLower(a)
+			if strings.HasPrefix(l, "-cmd") || strings.HasPrefix(l, "-init") || strings.HasPrefix(l, "--cmd") || strings.HasPrefix(l, "--init") {
+				return ask("runs commands given with " + a)
+			}
+			for _, bad := range []string{".shell", ".system", ".load", ".output", ".once", ".import", ".read", ".backup", ".save",
+				"readfile(", "writefile(", "load_extension", "edit(", "fts3_tokenizer"} {
+				if strings.Contains(l, bad) {
+					return ask("runs a program or reaches files from its SQL (" + bad + ")")
+				}
+			}
+			if !strings.HasPrefix(a, "-") {
+				sql++
+			}
+		}
+		if sql < 2 {
+			// No SQL on the command line: it comes from stdin, dot-commands
+			// (.shell) included.
+			return ask("reads SQL and dot-commands (.shell) from its input")
 		}
 	case "find", "fd", "fdfind":
 		return findHooks(g, c, argv, class)
@@ -48,9 +77,10 @@ func hooks(g *Guard, c Command, argv []string, class Class) (Verdict, bool) {
 			if i == 0 && a == "generate" {
 				return ask("generate runs the commands written in //go:generate comments")
 			}
-			if a == "-exec" || a == "-toolexec" || strings.HasPrefix(a, "-exec=") || strings.HasPrefix(a, "-toolexec=") ||
-				a == "--exec" || a == "--toolexec" {
-				return ask("runs a program through " + a)
+			for _, opt := range []string{"-exec", "-toolexec", "-vettool", "--exec", "--toolexec", "--vettool"} {
+				if a == opt || strings.HasPrefix(a, opt+"=") {
+					return ask("runs a program through " + opt)
+				}
 			}
 		}
 	case "npm", "pnpm", "yarn":
@@ -65,6 +95,9 @@ func hooks(g *Guard, c Command, argv []string, class Class) (Verdict, bool) {
 		}
 	case "awk", "gawk", "mawk", "nawk":
 		for _, a := range argv[1:] {
+			if a == "-f" || strings.HasPrefix(a, "--file") || a == "-E" || strings.HasPrefix(a, "--exec") || strings.HasPrefix(a, "-l") {
+				return ask("reads its program from a file, which may run commands")
+			}
 			if strings.Contains(a, "system(") || strings.Contains(a, "| getline") || strings.Contains(a, "|&") ||
 				strings.Contains(a, "\"|") || strings.Contains(a, "| \"") {
 				return ask("runs a command from its program (system, pipes)")
@@ -90,11 +123,18 @@ func findHooks(g *Guard, c Command, argv []string, class Class) (Verdict, bool) 
 	narrowed, deletes := false, false
 	var writes []string
 	for i, a := range argv[1:] {
+		next := ""
+		if i+2 < len(argv) {
+			next = argv[i+2]
+		}
 		switch a {
 		case "-delete", "--exec-batch", "-X":
 			deletes = deletes || a == "-delete"
-		case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-empty", "-size", "-mtime", "-mmin",
-			"-wholename", "-iwholename", "-lname", "-ilname", "-user", "-group", "-perm", "-links", "-inum", "-samefile":
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname":
+			narrowed = narrowed || strings.Trim(next, "*?/") != ""
+		case "-regex", "-iregex":
+			narrowed = narrowed || strings.Trim(next, ".*^$") != ""
+		case "-newer", "-empty", "-size", "-mtime", "-mmin", "-user", "-group", "-perm", "-links", "-inum", "-samefile":
 			narrowed = true
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if i+2 < len(argv) {
@@ -153,14 +193,26 @@ func sedHooks(g *Guard, c Command, argv []string, class Class) (Verdict, bool) {
 			return Verdict{Decision: Ask, Class: class, Reason: "sed reads its script from a file, which may run commands (e)"}, true
 		case a == "-i" || strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--in-place"):
 			inPlace = true
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			if strings.Contains(a, "i") && !strings.HasPrefix(a, "--") {
+		case strings.HasPrefix(a, "-") && len(a) > 1 && !strings.HasPrefix(a, "--"):
+			// A cluster: -ni, -ne SCRIPT, -e'SCRIPT', -ne'SCRIPT'.
+			flags, glued, hasE := a[1:], "", false
+			if j := strings.IndexAny(flags, "ef"); j >= 0 {
+				if flags[j] == 'f' {
+					return Verdict{Decision: Ask, Class: class, Reason: "sed reads its script from a file, which may run commands (e)"}, true
+				}
+				flags, glued, hasE = flags[:j], flags[j+1:], true
+			}
+			if strings.Contains(flags, "i") {
 				inPlace = true
 			}
-			if strings.HasSuffix(a, "e") && !strings.HasPrefix(a, "--") && i+1 < len(argv) { // -ne SCRIPT
+			switch {
+			case hasE && glued != "":
+				scripts = append(scripts, glued)
+			case hasE && i+1 < len(argv):
 				scripts = append(scripts, argv[i+1])
 				i++
 			}
+		case strings.HasPrefix(a, "--"):
 		default:
 			if len(scripts) == 0 {
 				scripts = append(scripts, a)
@@ -281,6 +333,24 @@ func gitHooks(c Command, argv []string, class Class) (Verdict, bool) {
 		return Verdict{Decision: Ask, Class: class, Reason: "git " + why}, true
 	}
 	sub := ""
+	repoDirs := []string{c.Dir}
+	at := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(c.Dir, p)
+	}
+	for i := 1; i < len(argv); i++ {
+		if i+1 < len(argv) && (argv[i] == "-C" || argv[i] == "--git-dir" || argv[i] == "--work-tree") {
+			repoDirs = append(repoDirs, at(argv[i+1]))
+		}
+		if v, ok := strings.CutPrefix(argv[i], "--git-dir="); ok {
+			repoDirs = append(repoDirs, at(v))
+		}
+		if v, ok := strings.CutPrefix(argv[i], "--work-tree="); ok {
+			repoDirs = append(repoDirs, at(v))
+		}
+	}
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
 		switch {
@@ -336,8 +406,18 @@ func gitHooks(c Command, argv []string, class Class) (Verdict, bool) {
 	case "filter-branch", "difftool", "mergetool", "daemon", "instaweb", "web--browse", "send-email", "p4", "svn", "cvsimport":
 		return ask(sub + " runs other programs")
 	}
-	if why := repoRunsPrograms(c.Dir); why != "" {
-		return ask(why)
+	switch sub {
+	case "clone", "fetch", "pull", "push", "ls-remote", "archive", "request-pull":
+		return ask(sub + " talks to other machines")
+	case "remote":
+		if len(rest) > 0 && (rest[0] == "update" || rest[0] == "prune" || rest[0] == "show") {
+			return ask("remote " + rest[0] + " talks to other machines")
+		}
+	}
+	for _, d := range repoDirs {
+		if why := repoRunsPrograms(d); why != "" {
+			return ask(why)
+		}
 	}
 	return Verdict{}, false
 }
@@ -408,4 +488,19 @@ func repoRunsPrograms(dir string) string {
 		}
 	}
 	return ""
+}
+
+// longPrefix reports a GNU long option (a, maybe with =VALUE) that is an
+// abbreviation (six characters at least) of one of opts.
+func longPrefix(a string, opts ...string) (string, bool) {
+	if !strings.HasPrefix(a, "--") {
+		return "", false
+	}
+	name, _, _ := strings.Cut(a, "=")
+	for _, o := range opts {
+		if name == o || (len(name) >= 6 && strings.HasPrefix(o, name)) {
+			return o, true
+		}
+	}
+	return "", false
 }

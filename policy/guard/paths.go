@@ -32,6 +32,17 @@ func resolve(dir, p string) []string {
 	return out
 }
 
+// allWithin reports whether every form of a path (as written, resolved) is
+// inside one of dirs: a symlink in the workspace pointing outside is not.
+func allWithin(dirs, paths []string) bool {
+	for _, p := range paths {
+		if !anyWithin(dirs, []string{p}) {
+			return false
+		}
+	}
+	return len(paths) > 0
+}
+
 func anyWithin(dirs, paths []string) bool {
 	for _, d := range dirs {
 		for _, p := range paths {
@@ -45,6 +56,12 @@ func anyWithin(dirs, paths []string) bool {
 
 // writable reports whether path is in the workspace or a temp folder.
 func (g *Guard) writable(path string) bool { return anyWithin(g.writeOK, resolve("/", path)) }
+
+// writeInside reports whether writing p (relative to dir) stays in the
+// workspace or a temp folder in every form.
+func (g *Guard) writeInside(dir, p string) bool {
+	return allWithin(g.writeOK, resolve(dir, expandHome(p)))
+}
 
 // pathWords are the words of argv that may name files: operands, option
 // values after '=' (--file=x, of=x) and options glued to a path (-o/x).
@@ -81,11 +98,40 @@ func (g *Guard) dataDirUse(c Command) (Verdict, bool) {
 		if !strings.ContainsAny(w, `/\.`) && !g.existsIn(c.Dir, w) {
 			continue // a plain word, not a file here
 		}
-		if anyWithin(g.dataDir, resolve(c.Dir, expandHome(w))) {
+		forms := resolve(c.Dir, expandHome(w))
+		if anyWithin(g.dataDir, forms) {
 			return deny(w)
+		}
+		for _, f := range forms {
+			if secretProc(f) {
+				return Verdict{Decision: Deny, Class: ClassOf(c.Argv[0]), Reason: f + " holds a process's environment or memory"}, true
+			}
 		}
 	}
 	return Verdict{}, false
+}
+
+// holdsDataDir returns the first word of argv naming a folder that holds
+// Warren's data directory (`grep -r x ..`, `tar -C ~`), or "".
+func (g *Guard) holdsDataDir(c Command) string {
+	if len(g.dataDir) == 0 {
+		return ""
+	}
+	for _, w := range pathWords(c.Argv) {
+		if !strings.ContainsAny(w, `/\.~`) {
+			continue
+		}
+		for _, f := range resolve(c.Dir, expandHome(w)) {
+			for _, d := range g.dataDir {
+				if f != d && within(f, d) {
+					if fi, err := os.Stat(f); err == nil && fi.IsDir() {
+						return w
+					}
+				}
+			}
+		}
+	}
+	return ""
 }
 
 func (g *Guard) existsIn(dir, name string) bool {
@@ -115,15 +161,15 @@ func (g *Guard) outsideWrite(dir string, argv []string) string {
 		if strings.HasPrefix(a, "-") || a == "" {
 			continue
 		}
-		if v, ok := strings.CutPrefix(a, "of="); ok { // dd
+		if v, ok := strings.CutPrefix(a, "of="); ok && filepath.Base(argv[0]) == "dd" {
 			a = v
-		} else if strings.Contains(a, "=") {
-			continue
+		} else if filepath.Base(argv[0]) == "dd" && strings.Contains(a, "=") {
+			continue // if=, bs=…
 		}
 		if a == "/dev/null" {
 			continue
 		}
-		if !anyWithin(g.writeOK, resolve(dir, expandHome(a))) {
+		if !g.writeInside(dir, a) {
 			return a
 		}
 	}
@@ -140,8 +186,18 @@ func (g *Guard) Open(dir, path string, write bool) Verdict {
 	switch {
 	case strings.HasPrefix(clean, "/dev/tcp/") || strings.HasPrefix(clean, "/dev/udp/"):
 		return Verdict{Decision: Deny, Reason: "opening " + clean + " would connect to the network (reverse shell)"}
-	case write && isDiskDevice(clean):
-		return Verdict{Decision: Deny, Reason: "writing to the disk device " + clean + " (disk destruction)"}
+	}
+	for _, p := range resolve(dir, path) {
+		if write && isDiskDevice(p) {
+			return Verdict{Decision: Deny, Reason: "writing to the disk device " + p + " (disk destruction)"}
+		}
+	}
+	if g.opts.Mode == Host {
+		for _, p := range resolve(dir, path) {
+			if secretProc(p) {
+				return Verdict{Decision: Deny, Reason: p + " holds a process's environment or memory"}
+			}
+		}
 	}
 	if g.opts.Mode == Sandbox {
 		return Verdict{Decision: Allow}
@@ -149,10 +205,28 @@ func (g *Guard) Open(dir, path string, write bool) Verdict {
 	if len(g.dataDir) > 0 && (anyWithin(g.dataDir, resolve(dir, path)) || (dir != "" && anyWithin(g.dataDir, resolve("/", dir)))) {
 		return Verdict{Decision: Deny, Reason: clean + " is in Warren's data directory (keys, database), which commands may not touch"}
 	}
-	if !write || isHarmlessDevice(clean) || anyWithin(g.writeOK, resolve(dir, path)) {
+	if !write || isHarmlessDevice(clean) || g.writeInside(dir, path) {
 		return Verdict{Decision: Allow}
 	}
 	return Verdict{Decision: Ask, Reason: "writes " + clean + ", outside the workspace", SandboxRuns: true}
+}
+
+// secretProc is /proc/PID/environ, /proc/self/mem and the like: Warren's
+// own environment holds what the host's allowlist keeps from commands.
+func secretProc(p string) bool {
+	rest, ok := strings.CutPrefix(filepath.Clean(p), "/proc/")
+	if !ok {
+		return false
+	}
+	parts := strings.Split(rest, "/")
+	if len(parts) < 2 {
+		return false
+	}
+	switch parts[len(parts)-1] {
+	case "environ", "mem", "auxv", "maps", "smaps", "pagemap", "cmdline", "fd", "fdinfo":
+		return strings.Trim(parts[0], "0123456789") == "" || parts[0] == "self" || parts[0] == "thread-self"
+	}
+	return false
 }
 
 func isDiskDevice(p string) bool {
@@ -182,12 +256,14 @@ func writeTargets(argv []string) []string {
 		for i := 1; i < len(argv); i++ {
 			a := argv[i]
 			switch {
-			case a == "-t" || a == "--target-directory":
+			case a == "-t" || (len(a) > 3 && strings.HasPrefix("--target-directory", a)):
 				if i+1 < len(argv) {
 					return []string{argv[i+1]}
 				}
-			case strings.HasPrefix(a, "--target-directory="):
-				return []string{strings.TrimPrefix(a, "--target-directory=")}
+			case strings.HasPrefix(a, "-t") && !strings.HasPrefix(a, "--"):
+				return []string{a[2:]}
+			case strings.HasPrefix(a, "--t") && strings.Contains(a, "=") && strings.HasPrefix("--target-directory", a[:strings.Index(a, "=")]):
+				return []string{a[strings.Index(a, "=")+1:]}
 			case a == "--":
 				ops = append(ops, argv[i+1:]...)
 				i = len(argv)

@@ -59,10 +59,9 @@ func init() {
 			pip pip3 poetry uv pipenv pytest tox ruff black isort mypy flake8 pylint
 			javac java mvn gradle gradlew ant kotlinc dotnet msbuild
 			gem bundle bundler rake rspec composer
-			protoc buf sqlc swag wails templ air
+			protoc buf sqlc swag wails templ air sqlite3
 			shellcheck shfmt hadolint yamllint markdownlint actionlint
-			patch diffstat gzip gunzip bzip2 bunzip2 xz unxz zstd unzstd lz4 tar zip unzip 7z 7za
-			sqlite3`,
+			patch diffstat gzip gunzip bzip2 bunzip2 xz unxz zstd unzstd lz4 tar zip unzip 7z 7za`,
 		Writer: `cp mv rm rmdir mkdir touch ln chmod chown chgrp install truncate shred mktemp split csplit
 			dd rename unlink sync tee`,
 		Network: `curl wget ssh scp sftp rsync nc ncat netcat socat telnet ftp tftp lftp ping ping6 traceroute

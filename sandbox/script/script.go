@@ -38,6 +38,12 @@ type Guard interface {
 	Open(ctx context.Context, dir, path string, flag int) error
 }
 
+// SourceGuard is a Guard that also reads a script a shell is about to run
+// (`sh FILE`, `sh -c TEXT`, text on sh's stdin) before any of it runs.
+type SourceGuard interface {
+	Source(ctx context.Context, name string, src []byte) error
+}
+
 // Exec is one program about to start.
 type Exec struct {
 	// Argv is what the program receives.
@@ -185,6 +191,23 @@ func (s *session) firstRefusal() *Refused {
 func (s *session) call(ctx context.Context, args []string) ([]string, error) {
 	if r := s.firstRefusal(); r != nil {
 		return nil, r
+	}
+	if (args[0] == "source" || args[0] == ".") && len(args) > 1 {
+		// The interpreter runs a sourced file itself: read it whole first,
+		// as a shell's script is (see nestedSource).
+		if sg, ok := s.guard.(SourceGuard); ok {
+			hc := interp.HandlerCtx(ctx)
+			p := args[1]
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(hc.Dir, p)
+			}
+			if src, err := os.ReadFile(p); err == nil { //nolint:gosec // read to be judged; opening it is judged by open
+				if err := sg.Source(ctx, args[1], src); err != nil {
+					fmt.Fprintf(hc.Stderr, "warren: refused to source %s: %v\n", args[1], err)
+					return nil, s.refuse(&Refused{What: args[1], Reason: err.Error()})
+				}
+			}
+		}
 	}
 	return args, nil
 }

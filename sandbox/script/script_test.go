@@ -176,3 +176,20 @@ func TestNoGuardRefuses(t *testing.T) {
 		t.Fatal("ran without a guard")
 	}
 }
+
+// A script read whole before it runs: a fork bomb in a file is refused
+// before any of it runs (it would run as goroutines in Warren's process).
+func TestScriptFilesAreReadWhole(t *testing.T) {
+	t.Parallel()
+	for _, src := range []string{
+		`printf 'b(){ b|b& }; b\n' > bomb.sh; sh bomb.sh`,
+		`printf 'b(){ b|b& }; b\n' > bomb.sh; . ./bomb.sh`,
+		`printf 'b(){ b|b& }; b\n' | bash`,
+	} {
+		_, code, out, err := run(t, src)
+		var ref *script.Refused
+		if code != 126 || !errors.As(err, &ref) || !strings.Contains(ref.Reason, "fork bomb") {
+			t.Errorf("%s: code %d err %v\n%s", src, code, err, out)
+		}
+	}
+}

@@ -191,6 +191,12 @@ func (s *session) nestedSource(ctx context.Context, hc interp.HandlerContext, sh
 	if b := filepath.Base(sh); b == "sh" || b == "dash" || b == "ash" || b == "posh" {
 		variant = syntax.LangPOSIX
 	}
+	if sg, ok := s.guard.(SourceGuard); ok {
+		if err := sg.Source(ctx, name, src); err != nil {
+			fmt.Fprintf(hc.Stderr, "warren: refused to run %s: %v\n", name, err)
+			return s.refuse(&Refused{What: name, Reason: err.Error()})
+		}
+	}
 	// sh and dash reject bash syntax; so does this parse (a script with
 	// bash syntax under #!/bin/sh fails the way it would there).
 	file, err := syntax.NewParser(syntax.Variant(variant)).Parse(bufio.NewReader(bytes.NewReader(src)), name)
