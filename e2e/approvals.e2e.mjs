@@ -38,10 +38,9 @@ async function main() {
       throw new Error(`${cmd} not found: run ./scripts/bootstrap.sh (it installs xdotool and imagemagick)`);
     }
   }
-  const { addr, appLog, home, display } = await startWarren({ bin, outDir, logName: 'app-approvals.log' });
+  const { addr, appLog, workspace, display } = await startWarren({ bin, outDir, logName: 'app-approvals.log' });
   t.appLog = appLog;
   const xenv = { ...process.env, DISPLAY: display };
-  const workspace = path.join(home, 'workspace');
   const victim = path.join(workspace, 'victim.txt');
   const makeVictim = () => {
     fs.mkdirSync(workspace, { recursive: true });

@@ -33,9 +33,8 @@ let page;
 
 async function main() {
   const url = await startLlmserve({ bin: llmserve, cassette, outDir });
-  const { addr, appLog, home } = await startWarren({ bin, outDir, logName: 'app-chat.log' });
+  const { addr, appLog, home, workspace: ws } = await startWarren({ bin, outDir, logName: 'app-chat.log' });
   t.appLog = appLog;
-  const ws = path.join(home, 'workspace');
   fs.mkdirSync(ws, { recursive: true });
   fs.writeFileSync(path.join(ws, 'hello.txt'), `${FILE_TEXT}\n`);
 

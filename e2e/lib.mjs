@@ -210,6 +210,10 @@ export async function startWarren({ bin, outDir, assetDir = path.join(repoRoot, 
   if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: run scripts/e2e.sh (or make e2e), which builds it`);
   if (!fs.existsSync(path.join(assetDir, 'index.html'))) throw new Error('frontend/dist is missing: run make frontend');
   const home = tempDir('warren-e2e-home-');
+  // Warren keeps the workspace it makes outside its data directory, beside
+  // it (warren.DefaultWorkspace): DIR-workspace.
+  const workspace = `${home}-workspace`;
+  onCleanup(() => fs.rmSync(workspace, { recursive: true, force: true }));
   const display = await startXvfb({ logDir: outDir });
   const port = await freePort();
   const addr = `127.0.0.1:${port}`;
@@ -222,7 +226,7 @@ export async function startWarren({ bin, outDir, assetDir = path.join(repoRoot, 
   });
   await waitForPort('127.0.0.1', port, { child: app, logFile: appLog });
   log(`dev server is listening on ${addr}`);
-  return { home, display, addr, app, appLog };
+  return { home, workspace, display, addr, app, appLog };
 }
 
 /**
