@@ -132,7 +132,7 @@ func (g *Guard) Command(c Command) Verdict {
 	}
 	// The static rules, on the concrete words: everything is literal now,
 	// so wrappers, inline code and the deny categories are read exactly.
-	a := shell.Analyze(quoteArgv(c.Argv))
+	a := shell.Analyze(QuoteArgv(c.Argv))
 	if a.Verdict == shell.Deny {
 		return Verdict{Decision: Deny, Class: ClassOf(c.Argv[0]), Reason: strings.TrimPrefix(a.Summary(), "blocked: ")}
 	}
@@ -284,8 +284,9 @@ func versionOnly(argv []string) bool {
 	return slices.Contains([]string{"--version", "-V", "-v", "--help", "-h", "version"}, argv[1])
 }
 
-// quoteArgv renders argv as one shell command with every word quoted.
-func quoteArgv(argv []string) string {
+// QuoteArgv renders argv as one shell command line, each word quoted as
+// bash reads it back.
+func QuoteArgv(argv []string) string {
 	var b strings.Builder
 	for i, a := range argv {
 		if i > 0 {

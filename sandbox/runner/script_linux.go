@@ -3,9 +3,6 @@ package runner
 import (
 	"context"
 	"errors"
-	"os"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/warren-dev/warren/policy/guard"
@@ -18,24 +15,11 @@ import (
 // plain command; when the script ends, times out or the client hangs up,
 // every program it started is killed.
 func runScript(ctx context.Context, req ExecRequest, w *frameWriter, hangup <-chan struct{}, grace time.Duration) Exit {
-	outR, outW, err := os.Pipe()
+	st, err := openStreams()
 	if err != nil {
 		return Exit{Code: -1, Error: err.Error()}
 	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		closeAll(outR, outW)
-		return Exit{Code: -1, Error: err.Error()}
-	}
-	limit := req.MaxOutput
-	if limit <= 0 {
-		limit = MaxFrame
-	}
-	var truncated atomic.Bool
-	var pumps sync.WaitGroup
-	pumps.Add(2)
-	go pump(outR, FrameStdout, limit, w, &truncated, &pumps)
-	go pump(errR, FrameStderr, limit, w, &truncated, &pumps)
+	st.pump(req.MaxOutput, w)
 
 	ws := req.Workspace
 	if ws == "" {
@@ -50,7 +34,7 @@ func runScript(ctx context.Context, req ExecRequest, w *frameWriter, hangup <-ch
 	done := make(chan result, 1)
 	go func() {
 		code, err := script.Run(sctx, script.Options{
-			Script: req.Script, Dir: req.Dir, Env: req.Env, Stdout: outW, Stderr: errW,
+			Script: req.Script, Dir: req.Dir, Env: req.Env, Stdout: st.outW, Stderr: st.errW,
 			Guard: script.Judge{Policy: guard.New(guard.Options{Mode: guard.Sandbox, Workspace: ws})},
 		})
 		done <- result{code, err}
@@ -79,18 +63,10 @@ func runScript(ctx context.Context, req ExecRequest, w *frameWriter, hangup <-ch
 			res = result{code: -1, err: context.Canceled}
 		}
 	}
-	closeAll(outW, errW)
-	drained := make(chan struct{})
-	go func() { pumps.Wait(); close(drained) }()
-	select {
-	case <-drained:
-	case <-time.After(grace):
-		closeAll(outR, errR)
-		<-drained
-	}
-	closeAll(outR, errR)
+	st.closeWriters()
+	st.drain(grace)
 
-	exit := Exit{Code: res.code, TimedOut: timedOut, Truncated: truncated.Load()}
+	exit := Exit{Code: res.code, TimedOut: timedOut, Truncated: st.truncated.Load()}
 	var refused *script.Refused
 	switch {
 	case timedOut:

@@ -116,36 +116,22 @@ func run(ctx context.Context, req ExecRequest, w *frameWriter, hangup <-chan str
 	if err != nil {
 		return Exit{Code: -1, Error: err.Error()}
 	}
-	outR, outW, err := os.Pipe()
+	st, err := openStreams()
 	if err != nil {
-		return Exit{Code: -1, Error: err.Error()}
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		closeAll(outR, outW)
 		return Exit{Code: -1, Error: err.Error()}
 	}
 	cmd := &exec.Cmd{
 		Path: path, Args: req.Argv, Env: req.Env, Dir: req.Dir,
-		Stdout: outW, Stderr: errW,
+		Stdout: st.outW, Stderr: st.errW,
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
 	}
 	err = cmd.Start()
-	closeAll(outW, errW) // the child has its copies
+	st.closeWriters() // the child has its copies
 	if err != nil {
-		closeAll(outR, errR)
+		st.closeReaders()
 		return Exit{Code: -1, Error: err.Error()}
 	}
-
-	limit := req.MaxOutput
-	if limit <= 0 {
-		limit = MaxFrame
-	}
-	var truncated atomic.Bool
-	var pumps sync.WaitGroup
-	pumps.Add(2)
-	go pump(outR, FrameStdout, limit, w, &truncated, &pumps)
-	go pump(errR, FrameStderr, limit, w, &truncated, &pumps)
+	st.pump(req.MaxOutput, w)
 
 	pid := cmd.Process.Pid
 	exited := make(chan struct{})
@@ -170,17 +156,9 @@ func run(ctx context.Context, req ExecRequest, w *frameWriter, hangup <-chan str
 	<-exited
 	waitErr := cmd.Wait()
 
-	drained := make(chan struct{})
-	go func() { pumps.Wait(); close(drained) }()
-	select {
-	case <-drained:
-	case <-time.After(grace):
-		closeAll(outR, errR) // unblocks the pumps
-		<-drained
-	}
-	closeAll(outR, errR)
+	st.drain(grace)
 
-	exit := Exit{Code: cmd.ProcessState.ExitCode(), TimedOut: timedOut, Truncated: truncated.Load()}
+	exit := Exit{Code: cmd.ProcessState.ExitCode(), TimedOut: timedOut, Truncated: st.truncated.Load()}
 	if timedOut {
 		exit.Code = -1
 	}
@@ -189,6 +167,54 @@ func run(ctx context.Context, req ExecRequest, w *frameWriter, hangup <-chan str
 		exit.Error = waitErr.Error()
 	}
 	return exit
+}
+
+// streams are one exec's stdout and stderr pipes and the pumps that
+// forward them as frames.
+type streams struct {
+	outR, outW, errR, errW *os.File
+	truncated              atomic.Bool
+	pumps                  sync.WaitGroup
+}
+
+func openStreams() (*streams, error) {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(outR, outW)
+		return nil, err
+	}
+	return &streams{outR: outR, outW: outW, errR: errR, errW: errW}, nil
+}
+
+// pump starts forwarding up to limit bytes of each stream (0: MaxFrame).
+func (s *streams) pump(limit int, w *frameWriter) {
+	if limit <= 0 {
+		limit = MaxFrame
+	}
+	s.pumps.Add(2)
+	go pump(s.outR, FrameStdout, limit, w, &s.truncated, &s.pumps)
+	go pump(s.errR, FrameStderr, limit, w, &s.truncated, &s.pumps)
+}
+
+func (s *streams) closeWriters() { closeAll(s.outW, s.errW) }
+func (s *streams) closeReaders() { closeAll(s.outR, s.errR) }
+
+// drain waits for the pumps, at most grace (a process that left the group
+// can hold the pipes open), then closes the readers.
+func (s *streams) drain(grace time.Duration) {
+	drained := make(chan struct{})
+	go func() { s.pumps.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(grace):
+		s.closeReaders() // unblocks the pumps
+		<-drained
+	}
+	s.closeReaders()
 }
 
 // closeAll closes pipe ends whose close errors say nothing useful (the

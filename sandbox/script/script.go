@@ -27,6 +27,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/warren-dev/warren/policy/guard"
 )
 
 // Guard decides on each program and open; a non-nil error refuses it and
@@ -254,7 +256,7 @@ func (s *session) exec(ctx context.Context, args []string, depth int) error {
 	e := Exec{Argv: args, Path: path, Dir: hc.Dir, Changed: changed(s.base, env), Redirects: redirects(hc)}
 	if err := s.guard.Exec(ctx, e); err != nil {
 		fmt.Fprintf(hc.Stderr, "warren: refused to run %s: %v\n", args[0], err)
-		return s.refuse(&Refused{What: commandLine(args), Reason: err.Error()})
+		return s.refuse(&Refused{What: guard.QuoteArgv(args), Reason: err.Error()})
 	}
 	return startProgram(ctx, hc, path, args, env)
 }
@@ -362,22 +364,6 @@ func redirects(hc interp.HandlerContext) [3]string {
 		}
 	}
 	return out
-}
-
-// commandLine shows argv as a shell would read it.
-func commandLine(argv []string) string {
-	var b strings.Builder
-	for i, a := range argv {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		q, err := syntax.Quote(a, syntax.LangBash)
-		if err != nil {
-			q = "'?'"
-		}
-		b.WriteString(q)
-	}
-	return b.String()
 }
 
 // readAll reads r up to max bytes, failing past it.

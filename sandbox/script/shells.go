@@ -11,6 +11,8 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/warren-dev/warren/policy/guard"
 )
 
 // shells are the programs whose scripts Warren runs itself.
@@ -182,7 +184,7 @@ operands:
 
 func (s *session) badShell(hc interp.HandlerContext, args []string, why string) error {
 	fmt.Fprintf(hc.Stderr, "warren: %s: %s (Warren runs shell scripts itself)\n", args[0], why)
-	return s.refuse(&Refused{What: commandLine(args), Reason: why})
+	return s.refuse(&Refused{What: guard.QuoteArgv(args), Reason: why})
 }
 
 // nestedSource parses src as the named shell would and runs it here.
