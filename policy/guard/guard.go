@@ -229,6 +229,12 @@ func (g *Guard) program(c Command, p shell.Command) Verdict {
 	}
 	switch class {
 	case ReadOnly, Build:
+		// Tools that read or build still write where some options say.
+		for _, t := range outputTargets(p.Argv) {
+			if !g.writeInside(c.Dir, t) {
+				return Verdict{Decision: Ask, Class: class, Reason: name + " writes " + t + ", outside the workspace"}
+			}
+		}
 		return allow(class)
 	case Writer:
 		if slices.Contains(p.Via, "xargs") {

@@ -278,3 +278,85 @@ func writeTargets(argv []string) []string {
 	}
 	return argv[1:]
 }
+
+// outputTargets are the files and folders a read-only or build tool writes
+// because of its options or operands: sort -o, gcc -o, tar -C with x, tar
+// -f with c, unzip -d, gzip's operands, git init DIR, uniq IN OUT…
+func outputTargets(argv []string) []string {
+	name := strings.TrimSuffix(filepath.Base(argv[0]), ".exe")
+	var out []string
+	opt := func(short, long string) {
+		for i := 1; i < len(argv); i++ {
+			a := argv[i]
+			switch {
+			case short != "" && a == short && i+1 < len(argv):
+				out = append(out, argv[i+1])
+			case short != "" && len(short) == 2 && strings.HasPrefix(a, short) && len(a) > 2 && !strings.HasPrefix(a, "--"):
+				out = append(out, a[2:])
+			case long != "" && strings.HasPrefix(a, long+"="):
+				out = append(out, a[len(long)+1:])
+			case long != "" && a == long && i+1 < len(argv):
+				out = append(out, argv[i+1])
+			}
+		}
+	}
+	operands := func() []string {
+		var ops []string
+		for _, a := range argv[1:] {
+			if !strings.HasPrefix(a, "-") {
+				ops = append(ops, a)
+			}
+		}
+		return ops
+	}
+	switch name {
+	case "sort":
+		opt("-o", "--output")
+	case "iconv", "patch", "gcc", "g++", "cc", "c++", "clang", "clang++", "ld", "as", "xxd", "go", "rustc", "javac":
+		opt("-o", "--output")
+		if name == "javac" {
+			opt("-d", "")
+		}
+	case "unzip":
+		opt("-d", "")
+	case "tar", "gtar", "bsdtar":
+		mode := ""
+		if len(argv) > 1 && !strings.HasPrefix(argv[1], "-") {
+			mode = argv[1] // old style: tar cf x.tar …
+		}
+		for _, a := range argv[1:] {
+			if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") {
+				mode += a[1:]
+			}
+			if a == "--extract" || a == "--get" {
+				mode += "x"
+			}
+			if a == "--create" || a == "--append" || a == "--update" {
+				mode += "c"
+			}
+			if a == "--remove-files" {
+				mode += "R"
+			}
+		}
+		if strings.ContainsAny(mode, "x") {
+			opt("-C", "--directory")
+		}
+		if strings.ContainsAny(mode, "cru") {
+			opt("-f", "--file")
+		}
+		if strings.Contains(mode, "R") {
+			out = append(out, operands()...)
+		}
+	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "zip":
+		out = append(out, operands()...)
+	case "uniq":
+		if ops := operands(); len(ops) > 1 {
+			out = append(out, ops[1])
+		}
+	case "git":
+		if ops := operands(); len(ops) > 1 && (ops[0] == "init" || ops[0] == "clone" && len(ops) > 2) {
+			out = append(out, ops[len(ops)-1])
+		}
+	}
+	return out
+}
