@@ -60,7 +60,12 @@ func TestCommand(t *testing.T) {
 		{[]string{"xargs", "rm"}, Ask, Allow, "xargs"},
 		{[]string{"go", "generate", "./..."}, Ask, Allow, "go:generate"},
 		{[]string{"npx", "cowsay"}, Ask, Allow, "code"},
-		{[]string{"awk", "BEGIN{system(\"id\")}"}, Ask, Allow, ""},
+		{[]string{"awk", "BEGIN{system(\"id\")}"}, Deny, Deny, "system shell"},
+		{[]string{"git", "config", "--global", "user.name", "x"}, Ask, Allow, "outside this repository"},
+		{[]string{"go", "env", "-w", "GOFLAGS=-mod=mod"}, Ask, Allow, "env -w"},
+		{[]string{"npm", "view", "x", "--registry=http://127.0.0.1:9"}, Ask, Allow, "registry"},
+		{[]string{"mv", "--target=/etc", "x"}, Ask, Allow, "outside"},
+		{[]string{"sqlite3", "/etc/x.db", "create table t(x)"}, Ask, Allow, "outside"},
 	} {
 		c := Command{Argv: tc.argv, Dir: ws}
 		hv, bv := host.Command(c), box.Command(c)

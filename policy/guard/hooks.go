@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -73,6 +74,9 @@ func hooks(g *Guard, c Command, argv []string, class Class) (Verdict, bool) {
 	case "git":
 		return gitHooks(c, argv, class)
 	case "go":
+		if len(argv) > 2 && argv[1] == "env" && slices.Contains(argv[2:], "-w") {
+			return ask("env -w changes settings every later go command obeys")
+		}
 		for i, a := range argv[1:] {
 			if i == 0 && a == "generate" {
 				return ask("generate runs the commands written in //go:generate comments")
@@ -83,9 +87,17 @@ func hooks(g *Guard, c Command, argv []string, class Class) (Verdict, bool) {
 				}
 			}
 		}
-	case "npm", "pnpm", "yarn":
+	case "npm", "pnpm", "yarn", "pip", "pip3", "uv", "poetry":
 		if len(argv) > 1 && (argv[1] == "exec" || argv[1] == "x" || argv[1] == "dlx") {
 			return ask(argv[1] + " downloads and runs a package")
+		}
+		if len(argv) > 2 && (argv[1] == "config" || argv[1] == "set") {
+			return ask("changes its configuration, which later runs read (script-shell, registry)")
+		}
+		for _, a := range argv[1:] {
+			if opt, ok := longPrefix(a, "--registry", "--index-url", "--extra-index-url", "--find-links", "--userconfig", "--globalconfig"); ok || a == "-i" || a == "-f" {
+				return ask("is pointed at another server or configuration (" + cmpOr(opt, a) + ")")
+			}
 		}
 	case "rsync":
 		for _, a := range argv[1:] {
@@ -100,7 +112,13 @@ func hooks(g *Guard, c Command, argv []string, class Class) (Verdict, bool) {
 			}
 			if strings.Contains(a, "system(") || strings.Contains(a, "| getline") || strings.Contains(a, "|&") ||
 				strings.Contains(a, "\"|") || strings.Contains(a, "| \"") {
-				return ask("runs a command from its program (system, pipes)")
+				// The command runs in the system shell, which Warren never
+				// sees: refused in the sandbox too.
+				return Verdict{Decision: Deny, Class: class, Reason: name + " runs a command from its program (system, pipes) in the system shell, " +
+					"outside Warren's checks; run the command directly"}, true
+			}
+			if strings.Contains(a, "getline <") || strings.Contains(a, "getline<") {
+				return ask("reads files named in its program (getline <)")
 			}
 			if awkWrites.MatchString(a) {
 				return ask("writes files from its program (print > FILE)")
@@ -295,7 +313,9 @@ func sedRuns(script string) string {
 				j++
 			}
 			i = j
-		case 'a', 'i', 'c', 'r', 'R', 'b', 't', 'T', ':', 'l', 'L', 'q', 'Q', 'v':
+		case 'r', 'R':
+			return "reads a file named in its script (the r command)"
+		case 'a', 'i', 'c', 'b', 't', 'T', ':', 'l', 'L', 'q', 'Q', 'v':
 			// The rest of the line is text, a file to read or a label.
 			textual := ch == 'a' || ch == 'i' || ch == 'c' // text runs to the end of the line, ';' included
 			for i < len(script) && script[i] != '\n' && (textual || script[i] != ';') {
@@ -386,6 +406,9 @@ func gitHooks(c Command, argv []string, class Class) (Verdict, bool) {
 	switch sub {
 	case "config":
 		for _, a := range rest {
+			if a == "--global" || a == "--system" || a == "--file" || a == "-f" || strings.HasPrefix(a, "--file=") {
+				return ask("config " + a + " changes settings outside this repository")
+			}
 			l := strings.ToLower(a)
 			if strings.HasPrefix(l, "alias.") || strings.HasPrefix(l, "core.") || strings.HasPrefix(l, "filter.") ||
 				strings.HasPrefix(l, "diff.") || strings.HasPrefix(l, "credential.") || strings.HasPrefix(l, "gpg.") ||

@@ -3,6 +3,7 @@ package guard
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -75,8 +76,11 @@ func pathWords(argv []string) []string {
 		if _, v, ok := strings.Cut(a, "="); ok && v != "" {
 			out = append(out, v)
 		}
-		if len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[2:3], "/~.") {
-			out = append(out, a[2:])
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' {
+			// A value glued to a short option, maybe after others: -o/x, -vC../d.
+			if i := strings.IndexAny(a[2:], "/~."); i >= 0 {
+				out = append(out, a[2+i:])
+			}
 		}
 	}
 	return out
@@ -251,6 +255,19 @@ func isHarmlessDevice(p string) bool {
 // operand or -t DIR); the others every operand (mv removes its sources).
 func writeTargets(argv []string) []string {
 	switch filepath.Base(argv[0]) {
+	case "mv":
+		out := argv[1:]
+		for i, a := range argv[1:] {
+			switch {
+			case strings.HasPrefix(a, "-t") && !strings.HasPrefix(a, "--") && len(a) > 2:
+				out = append(out, a[2:])
+			case strings.HasPrefix(a, "--t") && strings.Contains(a, "="):
+				out = append(out, a[strings.Index(a, "=")+1:])
+			case (a == "-t" || len(a) > 3 && strings.HasPrefix("--target-directory", a)) && i+2 < len(argv):
+				out = append(out, argv[i+2])
+			}
+		}
+		return out
 	case "cp", "install", "ln":
 		var ops []string
 		for i := 1; i < len(argv); i++ {
@@ -312,7 +329,7 @@ func outputTargets(argv []string) []string {
 	switch name {
 	case "sort":
 		opt("-o", "--output")
-	case "iconv", "patch", "gcc", "g++", "cc", "c++", "clang", "clang++", "ld", "as", "xxd", "go", "rustc", "javac":
+	case "iconv", "patch", "gcc", "g++", "cc", "c++", "clang", "clang++", "ld", "as", "go", "rustc", "javac":
 		opt("-o", "--output")
 		if name == "javac" {
 			opt("-d", "")
@@ -338,11 +355,12 @@ func outputTargets(argv []string) []string {
 				mode += "R"
 			}
 		}
+		files, dirs := tarValues(argv)
 		if strings.ContainsAny(mode, "x") {
-			opt("-C", "--directory")
+			out = append(out, dirs...)
 		}
 		if strings.ContainsAny(mode, "cru") {
-			opt("-f", "--file")
+			out = append(out, files...)
 		}
 		if strings.Contains(mode, "R") {
 			out = append(out, operands()...)
@@ -354,9 +372,92 @@ func outputTargets(argv []string) []string {
 			out = append(out, ops[1])
 		}
 	case "git":
-		if ops := operands(); len(ops) > 1 && (ops[0] == "init" || ops[0] == "clone" && len(ops) > 2) {
-			out = append(out, ops[len(ops)-1])
+		sub, dir := "", ""
+		for i := 1; i < len(argv); i++ {
+			switch a := argv[i]; {
+			case a == "-C" && i+1 < len(argv):
+				dir = argv[i+1]
+				i++
+			case !strings.HasPrefix(a, "-") && sub == "":
+				sub = a
+				if rest := argv[i+1:]; sub == "init" || sub == "clone" {
+					var ops []string
+					for _, r := range rest {
+						if !strings.HasPrefix(r, "-") {
+							ops = append(ops, r)
+						}
+					}
+					switch {
+					case sub == "init" && len(ops) > 0, sub == "clone" && len(ops) > 1:
+						target := ops[len(ops)-1]
+						if !filepath.IsAbs(target) && dir != "" {
+							target = filepath.Join(dir, target)
+						}
+						out = append(out, target)
+					case sub == "init" && dir != "":
+						out = append(out, dir)
+					}
+				}
+				i = len(argv)
+			}
+		}
+	case "sqlite3":
+		if ops := operands(); len(ops) > 0 && ops[0] != ":memory:" {
+			out = append(out, ops[0])
+		}
+	case "xxd":
+		if slices.Contains(argv, "-r") {
+			if ops := operands(); len(ops) > 1 {
+				out = append(out, ops[1])
+			}
 		}
 	}
 	return out
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// tarValues reads tar's -f FILE and -C DIR, glued or not, in clusters
+// (-cf x.tar, -vC../d) and in the old style's first word (cf x.tar).
+func tarValues(argv []string) (files, dirs []string) {
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case strings.HasPrefix(a, "--file="):
+			files = append(files, a[len("--file="):])
+		case strings.HasPrefix(a, "--directory="):
+			dirs = append(dirs, a[len("--directory="):])
+		case (a == "--file" || a == "--directory") && i+1 < len(argv):
+			if a == "--file" {
+				files = append(files, argv[i+1])
+			} else {
+				dirs = append(dirs, argv[i+1])
+			}
+			i++
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") || i == 1 && !strings.HasPrefix(a, "-"):
+			letters := strings.TrimPrefix(a, "-")
+			for j := 0; j < len(letters); j++ {
+				if letters[j] != 'f' && letters[j] != 'C' {
+					continue
+				}
+				v := letters[j+1:]
+				if v == "" && i+1 < len(argv) {
+					v = argv[i+1]
+					i++
+				}
+				if letters[j] == 'f' {
+					files = append(files, v)
+				} else {
+					dirs = append(dirs, v)
+				}
+				break
+			}
+		}
+	}
+	return files, dirs
 }

@@ -57,18 +57,12 @@ func shellScript(path string) (string, bool) {
 	if len(words) == 0 {
 		return "sh", true
 	}
-	prog, rest := filepath.Base(words[0]), words[1:]
-	if prog == "env" || prog == "busybox" {
-		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-			rest = rest[1:] // env -S, env -i
+	// The shell may come through a program that starts it (env, busybox,
+	// setsid, nice…): any shell named on the line runs the script.
+	for _, w := range words {
+		if isShell(w) {
+			return filepath.Base(w), true
 		}
-		if len(rest) == 0 {
-			return "", false
-		}
-		prog = filepath.Base(rest[0])
-	}
-	if isShell(prog) {
-		return prog, true
 	}
 	return "", false
 }
