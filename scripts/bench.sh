@@ -65,7 +65,12 @@ mkdir -p docs
     /^BenchmarkExec\/warm\/echo/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) warm = $i }
     /^BenchmarkExec\/podman-exec/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) pexec = $i }
     /^BenchmarkExec\/cold/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) cold = $i }
+    /^BenchmarkExec\/host\/ls/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) hostls = $i }
+    /^BenchmarkExec\/host-script\/ls/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) scriptls = $i }
+    /^BenchmarkExec\/warm-script\/ls/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) warmls = $i }
     END {
+      if (hostls != "" && scriptls != "") printf "| host exec through Warren'"'"'s interpreter (each command judged) vs sh -c, p50 (ls) | %.2fx (%s µs vs %s µs) | at most 1x |\n", scriptls / hostls, scriptls, hostls
+      if (scriptls != "" && warmls != "") printf "| warm sandboxed script vs the same on the host, p50 (ls) | %.2fx (%s µs vs %s µs) | at most 2x |\n", warmls / scriptls, warmls, scriptls
       if (host != "" && warm != "") printf "| warm sandboxed exec p50 vs host sh -c (echo hi) | %.2fx (%s µs vs %s µs) | at most 5x |\n", warm / host, warm, host
       if (warm != "" && pexec != "") printf "| podman exec p50 vs warm sandboxed exec | %.0fx slower (%s µs vs %s µs) | at least 10x |\n", pexec / warm, pexec, warm
       if (mhost != "" && msb != "") printf "| MCP server-everything start (spawn + initialize + tools/list): host / sandboxed | %.0f ms / %.0f ms | (reported) |\n", mhost / 1e6, msb / 1e6
