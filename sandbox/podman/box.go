@@ -143,6 +143,14 @@ func (m *Manager) remove(ctx context.Context, b *box) error {
 // SetupError: the host cannot give this request what it needs.
 func (m *Manager) create(ctx context.Context, b *box) error {
 	err := m.withAPI(ctx, func(s *session) error { return m.createBox(ctx, s, b) })
+	if err != nil && strings.Contains(err.Error(), "OCI runtime error") && ctx.Err() == nil {
+		// runc's start-up sometimes fails under load ("can't get final
+		// child's PID from pipe: EOF"); the half-made container is gone,
+		// so one more try is safe.
+		m.log.Warn("sandbox: container start failed, retrying once", "name", b.name, "err", err)
+		b.id = ""
+		err = m.withAPI(ctx, func(s *session) error { return m.createBox(ctx, s, b) })
+	}
 	var setup *SetupError
 	if errors.As(err, &setup) {
 		return err // the request cannot run here; not a reason to use the host

@@ -113,7 +113,14 @@ func Run(ctx context.Context, o Options) (int, error) {
 		stdin = f
 	}
 	s := &session{guard: o.Guard, base: envMap(o.Env)}
-	return s.run(ctx, file, runIn{dir: o.Dir, env: o.Env, stdin: stdin, stdout: o.Stdout, stderr: o.Stderr})
+	// Background jobs (cmd &) are goroutines the interpreter does not wait
+	// for: when the script ends they are cancelled (their programs killed)
+	// and waited for, so nothing starts after Run returns.
+	sctx, cancel := context.WithCancel(ctx)
+	code, err := s.run(sctx, file, runIn{dir: o.Dir, env: o.Env, stdin: stdin, stdout: o.Stdout, stderr: o.Stderr})
+	cancel()
+	s.end()
+	return code, err
 }
 
 // session is one Run: the guard, the starting environment and the first
@@ -124,6 +131,29 @@ type session struct {
 
 	mu      sync.Mutex
 	refused *Refused
+	ended   bool
+	// active counts exec and open calls in flight (background jobs'
+	// included); end waits for them.
+	active sync.WaitGroup
+}
+
+// enter registers a handler call; false once the session ended.
+func (s *session) enter() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return false
+	}
+	s.active.Add(1)
+	return true
+}
+
+// end refuses new handler calls and waits for those in flight.
+func (s *session) end() {
+	s.mu.Lock()
+	s.ended = true
+	s.mu.Unlock()
+	s.active.Wait()
 }
 
 type runIn struct {
@@ -215,6 +245,10 @@ func (s *session) call(ctx context.Context, args []string) ([]string, error) {
 }
 
 func (s *session) open(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+	if !s.enter() {
+		return nil, &os.PathError{Op: "open", Path: path, Err: context.Canceled}
+	}
+	defer s.active.Done()
 	hc := interp.HandlerCtx(ctx)
 	if r := s.firstRefusal(); r != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: r}
@@ -235,6 +269,13 @@ func (s *session) open(ctx context.Context, path string, flag int, perm os.FileM
 
 // exec starts one program, or runs a shell's script in this interpreter.
 func (s *session) exec(ctx context.Context, args []string, depth int) error {
+	if !s.enter() {
+		return context.Canceled // the script has ended: a late background job
+	}
+	defer s.active.Done()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	hc := interp.HandlerCtx(ctx)
 	if r := s.firstRefusal(); r != nil {
 		return r
