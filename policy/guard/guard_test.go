@@ -206,3 +206,22 @@ func TestWritersAndSymlinkedTools(t *testing.T) {
 		t.Errorf("npm test through a symlink to npm-cli.js: %+v", v)
 	}
 }
+
+// A link's relative target is read from the link's folder.
+func TestLinkIntoDataDir(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	ws, data := filepath.Join(base, "ws"), filepath.Join(base, "data")
+	for _, d := range []string{filepath.Join(ws, "x"), data} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := New(Options{Mode: Host, Workspace: ws, DataDir: data})
+	if v := g.Command(Command{Argv: []string{"ln", "-s", "../../data", "x/d"}, Dir: ws}); v.Decision != Deny {
+		t.Fatalf("ln -s ../../data x/d: %+v", v)
+	}
+	if v := g.Command(Command{Argv: []string{"ln", "-s", "../notes", "x/n"}, Dir: ws}); v.Decision != Allow {
+		t.Fatalf("ln -s ../notes x/n: %+v", v)
+	}
+}

@@ -112,6 +112,30 @@ func (g *Guard) dataDirUse(c Command) (Verdict, bool) {
 			}
 		}
 	}
+	// A symbolic link's relative target is read from the link's folder,
+	// not the working directory: ln -s ../../data x/d.
+	if filepath.Base(c.Argv[0]) == "ln" {
+		var ops []string
+		for _, a := range c.Argv[1:] {
+			if !strings.HasPrefix(a, "-") {
+				ops = append(ops, a)
+			}
+		}
+		if len(ops) >= 2 {
+			linkDir := filepath.Join(c.Dir, ops[len(ops)-1])
+			if filepath.IsAbs(ops[len(ops)-1]) {
+				linkDir = ops[len(ops)-1]
+			}
+			if fi, err := os.Stat(linkDir); err != nil || !fi.IsDir() {
+				linkDir = filepath.Dir(linkDir)
+			}
+			for _, target := range ops[:len(ops)-1] {
+				if !filepath.IsAbs(target) && anyWithin(g.dataDir, resolve(linkDir, target)) {
+					return deny(target + " (from " + linkDir + ")")
+				}
+			}
+		}
+	}
 	return Verdict{}, false
 }
 
