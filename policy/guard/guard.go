@@ -202,7 +202,7 @@ func (g *Guard) program(c Command, p shell.Command) Verdict {
 			path = filepath.Join(c.Dir, path)
 		}
 		if g.writable(path) {
-			if shellScriptFile(path) {
+			if isShellScript(path) {
 				return Verdict{Decision: Deny, Class: Shell, Reason: "a shell script started through " + strings.Join(p.Via, " ") +
 					" runs in the system shell, outside Warren's checks; run it directly (sh " + name + ")"}
 			}
@@ -332,31 +332,4 @@ func riskyEnv(env map[string]string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// shellScriptFile reports whether path is a script for a shell (a #! line
-// naming one, or text without a #! line): run by a wrapper, the system
-// shell runs it.
-func shellScriptFile(path string) bool {
-	f, err := os.Open(path) //nolint:gosec // only its first bytes are read
-	if err != nil {
-		return false
-	}
-	defer func() { _ = f.Close() }()
-	head := make([]byte, 128)
-	n, _ := f.Read(head)
-	head = head[:n]
-	if n == 0 || strings.HasPrefix(string(head), "\x7fELF") {
-		return n == 0
-	}
-	if !strings.HasPrefix(string(head), "#!") {
-		return !strings.ContainsRune(string(head), 0)
-	}
-	line, _, _ := strings.Cut(string(head[2:]), "\n")
-	for _, w := range strings.Fields(line) {
-		if ClassOf(w) == Shell {
-			return true
-		}
-	}
-	return false
 }

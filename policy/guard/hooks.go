@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -96,7 +97,7 @@ func hooks(g *Guard, c Command, argv []string, class Class) (Verdict, bool) {
 		}
 		for _, a := range argv[1:] {
 			if opt, ok := longPrefix(a, "--registry", "--index-url", "--extra-index-url", "--find-links", "--userconfig", "--globalconfig"); ok || a == "-i" || a == "-f" {
-				return ask("is pointed at another server or configuration (" + cmpOr(opt, a) + ")")
+				return ask("is pointed at another server or configuration (" + cmp.Or(opt, a) + ")")
 			}
 		}
 	case "rsync":

@@ -1,17 +1,12 @@
 package guard
 
 import (
+	"github.com/warren-dev/warren/policy/paths"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 )
-
-// within reports whether p is dir or below it.
-func within(dir, p string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
 
 // resolve makes p absolute against dir and returns it cleaned and, when it
 // (or its parent) exists, with symlinks resolved.
@@ -35,19 +30,19 @@ func resolve(dir, p string) []string {
 
 // allWithin reports whether every form of a path (as written, resolved) is
 // inside one of dirs: a symlink in the workspace pointing outside is not.
-func allWithin(dirs, paths []string) bool {
-	for _, p := range paths {
+func allWithin(dirs, forms []string) bool {
+	for _, p := range forms {
 		if !anyWithin(dirs, []string{p}) {
 			return false
 		}
 	}
-	return len(paths) > 0
+	return len(forms) > 0
 }
 
-func anyWithin(dirs, paths []string) bool {
+func anyWithin(dirs, forms []string) bool {
 	for _, d := range dirs {
-		for _, p := range paths {
-			if within(d, p) {
+		for _, p := range forms {
+			if paths.Within(d, p) {
 				return true
 			}
 		}
@@ -151,7 +146,7 @@ func (g *Guard) holdsDataDir(c Command) string {
 		}
 		for _, f := range resolve(c.Dir, expandHome(w)) {
 			for _, d := range g.dataDir {
-				if f != d && within(f, d) {
+				if f != d && paths.Within(f, d) {
 					if fi, err := os.Stat(f); err == nil && fi.IsDir() {
 						return w
 					}
@@ -437,13 +432,6 @@ func outputTargets(argv []string) []string {
 		}
 	}
 	return out
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // tarValues reads tar's -f FILE and -C DIR, glued or not, in clusters

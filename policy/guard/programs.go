@@ -77,7 +77,7 @@ func init() {
 			gdb lldb ldd ltrace strace valgrind perf rr tmux screen byobu dtach abduco
 			at batch crontab systemctl service launchctl insmod rmmod modprobe mount umount losetup
 			chattr setfacl setcap passwd useradd userdel usermod visudo kill killall pkill`,
-		Shell: `sh bash dash ash zsh ksh mksh pdksh yash posh`,
+		Shell: `sh bash dash ash zsh ksh mksh pdksh yash posh rbash`,
 	} {
 		for _, n := range strings.Fields(names) {
 			classes[n] = class

@@ -241,7 +241,7 @@ func (r *Resolver) lexical(workspace, p, slashed string, bareAlias bool) (string
 			return "", refuse(p, ErrInvalidPath, fmt.Sprintf("names only the alias; write %s/<file>", a.name))
 		}
 		abs := filepath.Join(a.root, filepath.FromSlash(strings.TrimLeft(rest, "/")))
-		if !within(a.root, abs) {
+		if !Within(a.root, abs) {
 			return "", refuse(p, ErrOutsideWorkspace, fmt.Sprintf("escapes %s with ..", a.name))
 		}
 		return abs, nil
@@ -257,7 +257,7 @@ func (r *Resolver) lexical(workspace, p, slashed string, bareAlias bool) (string
 		return "", refuse(p, ErrInvalidPath, "is relative but no workspace is set")
 	}
 	abs := filepath.Join(workspace, native)
-	if !within(workspace, abs) {
+	if !Within(workspace, abs) {
 		return "", refuse(p, ErrOutsideWorkspace, "escapes the workspace with ..")
 	}
 	return abs, nil
@@ -294,7 +294,7 @@ func (r *Resolver) roots(workspace string) ([]root, error) {
 func mostSpecific(roots []root, p string, dir func(root) string) (root, bool) {
 	best, found := root{}, false
 	for _, rt := range roots {
-		if within(dir(rt), p) && (!found || len(dir(rt)) > len(dir(best))) {
+		if Within(dir(rt), p) && (!found || len(dir(rt)) > len(dir(best))) {
 			best, found = rt, true
 		}
 	}
@@ -304,9 +304,9 @@ func mostSpecific(roots []root, p string, dir func(root) string) (root, bool) {
 func rootAbs(rt root) string  { return rt.abs }
 func rootReal(rt root) string { return rt.real }
 
-// within reports whether p is root or below it, comparing whole components
+// Within reports whether p is root or below it, comparing whole components
 // so that /ws-evil is not inside /ws. Both must be clean.
-func within(root, p string) bool {
+func Within(root, p string) bool {
 	if p == root {
 		return true
 	}

@@ -194,7 +194,7 @@ func TestResolve(t *testing.T) {
 			if res.Rel != tc.wantRel || res.Alias != tc.wantAlias {
 				t.Errorf("Resolve(%q) = rel %q alias %q; want rel %q alias %q", tc.path, res.Rel, res.Alias, tc.wantRel, tc.wantAlias)
 			}
-			if !within(res.Root, res.Abs) {
+			if !Within(res.Root, res.Abs) {
 				t.Errorf("Abs %q not inside Root %q", res.Abs, res.Root)
 			}
 		})
@@ -245,7 +245,7 @@ func TestResolveWorkspaceUnderSymlink(t *testing.T) {
 			t.Errorf("Resolve(%q): %v", tc.path, err)
 			continue
 		}
-		if res.Rel != tc.wantRel || res.Root != linkWS || !within(linkWS, res.Abs) {
+		if res.Rel != tc.wantRel || res.Root != linkWS || !Within(linkWS, res.Abs) {
 			t.Errorf("Resolve(%q) = %+v; want rel %q under %s", tc.path, res, tc.wantRel, linkWS)
 		}
 	}

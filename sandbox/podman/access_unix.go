@@ -115,12 +115,7 @@ func checkTun(u owner) error {
 	}
 }
 
-func ownerName(st *syscall.Stat_t) string {
-	if u, err := user.LookupId(strconv.Itoa(int(st.Uid))); err == nil {
-		return u.Username
-	}
-	return "uid " + strconv.Itoa(int(st.Uid))
-}
+func ownerName(st *syscall.Stat_t) string { return userName(owner{int(st.Uid), int(st.Gid)}) }
 
 // lsMode spells a mode the way ls does: drwx------, crw-------.
 func lsMode(fi fs.FileInfo) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/warren-dev/warren/tools"
 	"os/user"
 	"strconv"
 	"strings"
@@ -100,14 +101,8 @@ func preflight(in startCheck) error {
 	return nil
 }
 
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	const max = 200
-	if len(s) > max {
-		s = strings.ToValidUTF8(s[:max], "") + "…"
-	}
-	return s
-}
+// firstLine is the first line of a (multi-line) error, for a one-line cause.
+func firstLine(s string) string { return tools.FirstLine(strings.TrimSpace(s), 200) }
 
 // preflight runs the checks before a container starts. A workspace Warren
 // made itself (Options.OwnWorkspace) that the container user cannot use is

@@ -15,56 +15,19 @@ import (
 	"github.com/warren-dev/warren/policy/guard"
 )
 
-// shells are the programs whose scripts Warren runs itself.
-var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "ash": true, "zsh": true, "ksh": true,
-	"mksh": true, "pdksh": true, "yash": true, "posh": true, "rbash": true}
+// isShell reports whether a command name or path names a shell, whose
+// scripts Warren runs itself.
+func isShell(name string) bool { return guard.ClassOf(name) == guard.Shell }
 
-// isShell reports whether a command name or path names a shell.
-func isShell(name string) bool {
-	return shells[strings.TrimSuffix(filepath.Base(name), ".exe")]
-}
-
-// shellScript reports whether path is a script a shell would run: a #!
-// line naming a shell (directly, through env, or through busybox), or a
-// text file without one (which shells run themselves). It returns the
-// shell's name. Installed scripts (ldd, zgrep, gradle's launcher in /usr)
-// are programs like any other: only scripts someone could have written
-// since are run here.
+// shellScript reports whether path is a script a shell would run, and
+// which shell (guard.ScriptShell). Installed scripts (ldd, zgrep under
+// /usr) are programs like any other: only scripts someone could have
+// written since are run here.
 func shellScript(path string) (string, bool) {
 	if systemProgram(path) {
 		return "", false // an installed program, judged by its name like a binary
 	}
-	f, err := os.Open(path) //nolint:gosec // a program about to run, found on PATH
-	if err != nil {
-		return "", false
-	}
-	defer func() { _ = f.Close() }()
-	head := make([]byte, 256)
-	n, _ := f.Read(head)
-	head = head[:n]
-	if n == 0 {
-		return "sh", true // an empty file: a shell runs it and does nothing
-	}
-	if !bytes.HasPrefix(head, []byte("#!")) {
-		line, _, _ := bytes.Cut(head, []byte("\n"))
-		if bytes.HasPrefix(head, []byte("\x7fELF")) || bytes.IndexByte(line, 0) >= 0 || bytes.HasPrefix(head, []byte("MZ")) {
-			return "", false // a binary
-		}
-		return "sh", true
-	}
-	line, _, _ := bytes.Cut(head[2:], []byte("\n"))
-	words := strings.Fields(string(line))
-	if len(words) == 0 {
-		return "sh", true
-	}
-	// The shell may come through a program that starts it (env, busybox,
-	// setsid, nice…): any shell named on the line runs the script.
-	for _, w := range words {
-		if isShell(w) {
-			return filepath.Base(w), true
-		}
-	}
-	return "", false
+	return guard.ScriptShell(path)
 }
 
 // shellFile runs a shell script file with args as $1…
