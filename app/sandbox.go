@@ -1,8 +1,6 @@
 package app
 
 import (
-	"strings"
-
 	"github.com/warren-dev/warren/backend/warren"
 	"github.com/warren-dev/warren/sandbox/podman"
 )
@@ -34,9 +32,8 @@ type SandboxStatus struct {
 	Containers []SandboxContainer `json:"containers"`
 	Warnings   []string           `json:"warnings"`
 	// Problems say why sandboxed commands cannot run, one line each with
-	// its fix ("… . Fix: …"); Error joins them (older panels read it).
+	// its fix ("… . Fix: …").
 	Problems []string `json:"problems"`
-	Error    string   `json:"error"`
 }
 
 // SandboxStatus reports where commands run, the Podman connection, image,
@@ -48,7 +45,7 @@ func (a *App) SandboxStatus() (SandboxStatus, error) {
 		Mode: st.Settings.Mode, Fallback: st.Settings.Fallback, Available: st.Available,
 		Socket: p.Endpoint, Rootless: p.Rootless, Image: p.Image, ImageReady: p.ImagePresent,
 		Runtime: p.Runtime, Runner: p.Runner, Warnings: append([]string{}, st.Warnings...),
-		Containers: []SandboxContainer{}, Problems: append([]string{}, st.Problems...), Error: strings.Join(st.Problems, "; "),
+		Containers: []SandboxContainer{}, Problems: append([]string{}, st.Problems...),
 	}
 	for _, c := range p.Containers {
 		out.Containers = append(out.Containers, SandboxContainer{

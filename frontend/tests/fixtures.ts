@@ -163,7 +163,7 @@ export function sandboxStatus(over: Partial<SandboxStatus> = {}): SandboxStatus 
       },
     ],
     warnings: [],
-    error: '',
+    problems: [],
     ...over,
   };
 }

@@ -42,7 +42,6 @@ describe('sandbox helpers', () => {
     [{ rootless: false }, 'caution', 'Commands run in Podman containers (rootful)'],
     // A problem means not ready even if available still says true.
     [{ problems: [WORKSPACE_PROBLEM] }, 'blocked', 'Commands are refused: the sandbox is not ready'],
-    [{ error: 'dial unix podman.sock: connection refused' }, 'blocked', 'Commands are refused: the sandbox is not ready'],
   ])('%j → %s', (over, tone, headline) => {
     expect(whereCommandsRun(sandboxStatus(over))).toMatchObject({ tone, headline });
   });
@@ -154,7 +153,7 @@ describe('sandbox panel', () => {
 
   it('shows the Podman error', async () => {
     const api = fakeApi();
-    api.state.sandbox = sandboxStatus({ available: false, fallback: 'deny', error: 'dial unix podman.sock: connection refused' });
+    api.state.sandbox = sandboxStatus({ available: false, fallback: 'deny', problems: ['dial unix podman.sock: connection refused'] });
     renderPanel(api);
     expect((await screen.findByRole('alert')).textContent).toContain('connection refused');
     expect(screen.getByTestId('sandbox-verdict').textContent).toContain('Commands are refused');
@@ -166,14 +165,12 @@ describe('sandbox panel', () => {
     api.state.sandbox = sandboxStatus({
       available: false,
       problems: [WORKSPACE_PROBLEM, 'image x is missing: build it with `warren sandbox image build`'],
-      error: 'joined',
       warnings: [TUN_WARNING],
     });
     renderPanel(api);
     const problems = await screen.findByTestId('sandbox-problems');
     expect(problems.getAttribute('role')).toBe('alert');
     expect(within(problems).getByRole('heading').textContent).toBe('The sandbox reported 2 problems');
-    expect(problems.textContent).not.toContain('joined'); // error only stands in when problems are missing
     const [first, second] = within(problems).getAllByRole('listitem');
     // The cause is prose, not a code blob; the fix has its label and the command as code.
     const cause = within(first).getByText(/cannot use the workspace \/tmp\/x/);

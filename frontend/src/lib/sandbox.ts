@@ -18,11 +18,9 @@ export function sandboxReady(s: SandboxStatus): boolean {
   return s.available && problemLines(s).length === 0;
 }
 
-/** Why sandboxed commands cannot run, one line each (an older backend sent only error). */
+/** Why sandboxed commands cannot run, one line each. */
 export function problemLines(s: SandboxStatus): string[] {
-  const problems = (s.problems ?? []).filter(Boolean);
-  if (problems.length) return problems;
-  return s.error ? [s.error] : [];
+  return (s.problems ?? []).filter(Boolean);
 }
 
 /** Where commands run right now, given the configured mode and what is available. */

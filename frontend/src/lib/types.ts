@@ -183,9 +183,7 @@ export interface SandboxStatus {
   /** What to know about where commands run; some end in ". Fix: …". */
   warnings: string[] | null;
   /** Why sandboxed commands cannot run, one line each: "<cause>. Fix: <fix>". */
-  problems?: string[] | null;
-  /** The problems joined by "; " (what older backends sent instead). */
-  error: string;
+  problems: string[] | null;
 }
 
 /** One check of app.SandboxDoctor (podman.Check), run for real. */

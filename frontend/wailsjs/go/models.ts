@@ -201,7 +201,6 @@ export namespace app {
 	    containers: SandboxContainer[];
 	    warnings: string[];
 	    problems: string[];
-	    error: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new SandboxStatus(source);
@@ -221,7 +220,6 @@ export namespace app {
 	        this.containers = this.convertValues(source["containers"], SandboxContainer);
 	        this.warnings = source["warnings"];
 	        this.problems = source["problems"];
-	        this.error = source["error"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
