@@ -540,19 +540,14 @@ func main() {
 }
 `
 
-// attackGoBuild builds src (a main package, or a package path) statically into dir/name.
-func attackGoBuild(dir, name, src, pkg string) (string, error) {
+// attackGoBuild builds src (a main package) statically into dir/name.
+func attackGoBuild(dir, name, src string) (string, error) {
 	out := filepath.Join(dir, name)
-	args := []string{"build", "-o", out}
-	if src != "" {
-		f := filepath.Join(dir, name+".go")
-		if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
-			return "", err
-		}
-		args = append(args, f)
-	} else {
-		args = append(args, pkg)
+	f := filepath.Join(dir, name+".go")
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil { //nolint:gosec // a test program's source
+		return "", err
 	}
+	args := []string{"build", "-o", out, f}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", args...)

@@ -115,7 +115,7 @@ func newAttackEnv(t *testing.T) *attackEnv {
 		t.Fatal(err)
 	}
 	var err error
-	if env.fake, err = attackGoBuild(bin, "fake", attackFakeSource, ""); err != nil {
+	if env.fake, err = attackGoBuild(bin, "fake", attackFakeSource); err != nil {
 		t.Fatal(err)
 	}
 	dirs := []string{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}
@@ -364,13 +364,6 @@ type attackPod struct {
 func (env *attackEnv) podman(t *testing.T) *attackPod {
 	t.Helper()
 	ctx := context.Background()
-	if os.Getenv("WARREN_RUNNER") == "" {
-		runner, err := attackGoBuild(filepath.Join(env.base, "bin"), "warren-runner", "", "github.com/warren-dev/warren/sandbox/cmd/warren-runner")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Setenv("WARREN_RUNNER", runner)
-	}
 	p := &attackPod{root: filepath.Join(env.base, "pod"), canary: "WARRENCANARY" + attackWord(16)}
 	p.ws, p.data = filepath.Join(p.root, "ws"), filepath.Join(p.root, "data")
 	for _, d := range []string{p.ws, p.data} {

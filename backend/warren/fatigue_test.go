@@ -178,7 +178,6 @@ var sandboxSession = []sessionStep{
 	{"ls -la docs", "usage.md"},
 }
 
-// Not parallel: the sandbox half sets $WARREN_RUNNER (t.Setenv).
 func TestApprovalFatigue(t *testing.T) {
 	if len(hostSession) != 50 || len(sandboxSession) != 50 {
 		t.Fatalf("sessions have %d and %d commands, want 50 each", len(hostSession), len(sandboxSession))
@@ -252,9 +251,6 @@ func testFatigueHost(t *testing.T) {
 
 func testFatigueSandbox(t *testing.T) {
 	ctx := context.Background()
-	if os.Getenv("WARREN_RUNNER") == "" {
-		t.Setenv("WARREN_RUNNER", buildRunner(t)) // before the core looks for it
-	}
 	w, ws, _ := sbxWarren(t)
 	copyProject(t, ws)
 	// The sandbox user's service must be able to write what root copied.
@@ -429,19 +425,6 @@ func writeFile(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// buildRunner builds warren-runner, the sandbox's in-container exec
-// service, as a built warren finds it next to itself.
-func buildRunner(t *testing.T) string {
-	t.Helper()
-	runner := filepath.Join(t.TempDir(), "warren-runner")
-	build := exec.Command("go", "build", "-o", runner, "github.com/warren-dev/warren/sandbox/cmd/warren-runner") //nolint:gosec // fixed
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build warren-runner: %v\n%s", err, out)
-	}
-	return runner
 }
 
 // goEnv reads one of the go command's settings, so commands run with a

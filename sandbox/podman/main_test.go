@@ -4,11 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/warren-dev/warren/sandbox/runner/runnertest"
 )
 
 // The integration tests run against the real Podman service the tests find
@@ -52,11 +53,8 @@ func runTests(m *testing.M) (int, error) {
 	if err := os.Chmod(testBase, 0o711); err != nil {
 		return 0, err
 	}
-	testRunner = filepath.Join(testBase, "bin", runnerBinary)
-	build := exec.Command("go", "build", "-o", testRunner, "github.com/warren-dev/warren/sandbox/cmd/warren-runner")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		return 0, fmt.Errorf("build warren-runner: %v\n%s", err, out)
+	if testRunner, err = runnertest.Build(filepath.Join(testBase, "bin")); err != nil {
+		return 0, err
 	}
 	return m.Run(), nil
 }
