@@ -74,8 +74,9 @@ async function main() {
     await tryIt.getByRole('button', { name: 'Run' }).click();
   };
 
-  await step('Tools is the first screen; delete_file is dangerous and asks for confirmation', async () => {
-    assert.equal(await tab('Tools').getAttribute('aria-selected'), 'true');
+  await step('Chat is the first screen; in Tools, delete_file is dangerous and asks for confirmation', async () => {
+    assert.equal(await tab('Chat').getAttribute('aria-selected'), 'true');
+    await tab('Tools').click();
     await deleteRow.waitFor();
     assert.equal((await deleteRow.locator('.danger').textContent())?.trim(), 'dangerous');
     await deleteRow.locator('.confirm').waitFor();

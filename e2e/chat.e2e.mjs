@@ -40,11 +40,11 @@ async function main() {
 
   const browser = await launchChromium();
   let pageErrors;
-  await step('page loads; Chat is the second tab', async () => {
+  await step('page loads; Chat is the first tab', async () => {
     ({ page, pageErrors } = await openWarrenPage(browser, addr));
     t.page = page;
     const tabs = (await page.getByRole('tab').allTextContents()).map((x) => x.trim().replace(/\s+.*/, ''));
-    assert.deepEqual(tabs.slice(0, 2), ['Tools', 'Chat'], `tabs: ${tabs.join(' | ')}`);
+    assert.deepEqual(tabs.slice(0, 2), ['Chat', 'Tools'], `tabs: ${tabs.join(' | ')}`);
     assert.ok(tabs.includes('Agents'), `tabs: ${tabs.join(' | ')}`);
   });
 

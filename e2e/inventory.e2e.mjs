@@ -42,17 +42,18 @@ async function main() {
     assert.match(ipc, /WebSocket/, 'a browser should get the WebSocket IPC script');
   });
 
-  await step('title and heading say Warren; Tools is the first, selected section', async () => {
+  await step('title and heading say Warren; Chat is the first, selected section; Tools the second', async () => {
     assert.equal(await page.title(), 'Warren');
     await page.getByRole('heading', { level: 1, name: 'Warren' }).waitFor();
     const tabs = await page.getByRole('tab').allTextContents();
     // Sections added later come after these (their Alt+number stays put).
     assert.deepEqual(
       tabs.map((x) => x.trim().replace(/\s+.*/, '')).slice(0, 7),
-      ['Tools', 'Chat', 'Approvals', 'Sandbox', 'Custom', 'Agents', 'Schedules'],
+      ['Chat', 'Tools', 'Approvals', 'Sandbox', 'Custom', 'Agents', 'Schedules'],
       `tabs: ${tabs.join(' | ')}`,
     );
-    assert.equal(await page.getByRole('tab', { name: 'Tools', exact: true }).getAttribute('aria-selected'), 'true');
+    assert.equal(await page.getByRole('tab', { name: 'Chat', exact: true }).getAttribute('aria-selected'), 'true');
+    await page.getByRole('tab', { name: 'Tools', exact: true }).click();
   });
 
   const row = (name) => page.locator(`li[data-tool="${name}"]`);

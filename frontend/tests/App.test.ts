@@ -12,7 +12,7 @@ function row(name: string): HTMLElement {
 
 async function renderApp(api = fakeApi()) {
   const user = userEvent.setup();
-  render(App, { props: { api } });
+  render(App, { props: { api, initialTab: 'tools' } });
   await screen.findByText('5 tools · 4 allowed under coding');
   return { api, user };
 }
@@ -145,9 +145,9 @@ describe('inventory', () => {
     const api = fakeApi();
     api.tools.mockRejectedValueOnce(new Error('database is locked'));
     const user = userEvent.setup();
-    render(App, { props: { api } });
+    render(App, { props: { api, initialTab: 'tools' } });
     const banner = await screen.findByRole('alert');
-    expect(banner.textContent).toContain('Backend call failed.');
+    expect(banner.textContent).toContain('Warren’s database was busy.');
     expect(banner.textContent).toContain('database is locked');
     expect(document.querySelectorAll('li[data-tool]')).toHaveLength(0);
 
@@ -159,7 +159,7 @@ describe('inventory', () => {
   it('shows the error when profiles cannot be loaded', async () => {
     const api = fakeApi();
     api.profiles.mockRejectedValueOnce('no store');
-    render(App, { props: { api } });
+    render(App, { props: { api, initialTab: 'tools' } });
     expect((await screen.findByRole('alert')).textContent).toContain('Loading profiles: no store');
   });
 
@@ -183,7 +183,7 @@ describe('inventory', () => {
   it('uses the stubbed data only: nothing is hard-coded', async () => {
     const api = fakeApi('minimal');
     api.tools.mockImplementation(async () => toolsFor('minimal').slice(0, 2));
-    render(App, { props: { api } });
+    render(App, { props: { api, initialTab: 'tools' } });
     await screen.findByText('2 tools · 0 allowed under minimal');
     expect(document.querySelectorAll('li[data-tool]')).toHaveLength(2);
   });

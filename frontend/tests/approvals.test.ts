@@ -277,18 +277,19 @@ describe('approvals panel', () => {
 });
 
 describe('navigation', () => {
-  it('starts on Tools and moves between sections with arrow keys and Alt+digit', async () => {
+  it('starts on Chat and moves between sections with arrow keys and Alt+digit', async () => {
     const api = fakeApi();
     const user = userEvent.setup();
     render(App, { props: { api } });
-    await screen.findByText('5 tools · 4 allowed under coding');
+    const chat = screen.getByRole('tab', { name: 'Chat' });
+    expect(chat.getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tabpanel', { name: 'Chat' })).toBeTruthy();
+
+    chat.focus();
+    await user.keyboard('{ArrowRight}');
     const tools = screen.getByRole('tab', { name: 'Tools' });
     expect(tools.getAttribute('aria-selected')).toBe('true');
-    expect(screen.getByRole('tabpanel', { name: 'Tools' })).toBeTruthy();
-
-    tools.focus();
-    await user.keyboard('{ArrowRight}');
-    expect(screen.getByRole('tab', { name: 'Chat' }).getAttribute('aria-selected')).toBe('true');
+    await screen.findByText('5 tools · 4 allowed under coding');
     await user.keyboard('{ArrowRight}');
     const approvals = screen.getByRole('tab', { name: /Approvals/ });
     expect(approvals.getAttribute('aria-selected')).toBe('true');
@@ -302,8 +303,10 @@ describe('navigation', () => {
     expect(document.activeElement).toBe(all[all.length - 2]);
     await user.keyboard('{Alt>}4{/Alt}');
     expect(screen.getByRole('tab', { name: 'Sandbox' }).getAttribute('aria-selected')).toBe('true');
-    await user.keyboard('{Alt>}1{/Alt}');
+    await user.keyboard('{Alt>}2{/Alt}');
     expect(tools.getAttribute('aria-selected')).toBe('true');
+    await user.keyboard('{Alt>}1{/Alt}');
+    expect(chat.getAttribute('aria-selected')).toBe('true');
     // Only the shown panel is in the accessibility tree.
     expect(screen.getAllByRole('tabpanel')).toHaveLength(1);
   });

@@ -289,14 +289,14 @@ describe('chat panel', () => {
 });
 
 describe('chat in the app', () => {
-  it('is the second tab and the error button opens the Agents tab', async () => {
+  it('is the first tab and the error button opens the Agents tab', async () => {
     const api = fakeApi();
     const user = userEvent.setup();
     render(App, { props: { api } });
     const tabs = screen.getAllByRole('tab').map((t) => t.textContent?.trim());
     // Sections added later go after these, so Alt+1…7 keep their meaning.
-    expect(tabs.slice(0, 7)).toEqual(['Tools', 'Chat', 'Approvals', 'Sandbox', 'Custom tools', 'Agents', 'Schedules']);
-    await user.keyboard('{Alt>}2{/Alt}');
+    expect(tabs.slice(0, 7)).toEqual(['Chat', 'Tools', 'Approvals', 'Sandbox', 'Custom tools', 'Agents', 'Schedules']);
+    await user.keyboard('{Alt>}1{/Alt}');
     const box = await screen.findByRole('textbox', { name: 'Message' });
     await user.type(box, 'hi{Enter}');
     api.emitAgent({ kind: 'error', error: 'agent default has no model provider: add one' });

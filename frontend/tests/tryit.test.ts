@@ -13,7 +13,7 @@ function row(name: string): HTMLElement {
 
 async function openTool(name: string, api = fakeApi()) {
   const user = userEvent.setup();
-  render(App, { props: { api } });
+  render(App, { props: { api, initialTab: 'tools' } });
   await screen.findByText('5 tools · 4 allowed under coding');
   await user.click(within(row(name)).getAllByRole('button')[0]);
   const form = within(row(name)).getByTestId('try-it');

@@ -5,6 +5,9 @@ import { errorMessage, type WarrenApi } from './api';
 import { applyApprovalEvent, removeRequest } from './approvals';
 import type { ApprovalDecision, ApprovalEvent, ApprovalRequest, ApprovalResolution } from './types';
 
+/** The context key under which App shares its one ApprovalQueue (getContext(APPROVAL_QUEUE)). */
+export const APPROVAL_QUEUE = Symbol('approval-queue');
+
 export class ApprovalQueue {
   /** Requests waiting for an answer, oldest first. */
   pending = $state<ApprovalRequest[]>([]);
