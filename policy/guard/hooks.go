@@ -2,6 +2,7 @@ package guard
 
 import (
 	"cmp"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -107,23 +108,27 @@ func hooks(g *Guard, c Command, argv []string, class Class) (Verdict, bool) {
 			}
 		}
 	case "awk", "gawk", "mawk", "nawk":
-		for _, a := range argv[1:] {
+		fromFile := false
+		for i := 1; i < len(argv); i++ {
+			a := argv[i]
 			if a == "-f" || strings.HasPrefix(a, "--file") || a == "-E" || strings.HasPrefix(a, "--exec") || strings.HasPrefix(a, "-l") {
-				return ask("reads its program from a file, which may run commands")
+				// The program file is read and judged like inline text
+				// (a #! awk script lands here too); on the host it asks.
+				fromFile = true
+				if a == "-f" && i+1 < len(argv) {
+					i++
+					if v, bad := judgeAwk(name, class, readProgram(c.Dir, argv[i])); bad {
+						return v, true
+					}
+				}
+				continue
 			}
-			if strings.Contains(a, "system(") || strings.Contains(a, "| getline") || strings.Contains(a, "|&") ||
-				strings.Contains(a, "\"|") || strings.Contains(a, "| \"") {
-				// The command runs in the system shell, which Warren never
-				// sees: refused in the sandbox too.
-				return Verdict{Decision: Deny, Class: class, Reason: name + " runs a command from its program (system, pipes) in the system shell, " +
-					"outside Warren's checks; run the command directly"}, true
+			if v, bad := judgeAwk(name, class, a); bad {
+				return v, true
 			}
-			if strings.Contains(a, "getline <") || strings.Contains(a, "getline<") {
-				return ask("reads files named in its program (getline <)")
-			}
-			if awkWrites.MatchString(a) {
-				return ask("writes files from its program (print > FILE)")
-			}
+		}
+		if fromFile {
+			return ask("reads its program from a file, which may run commands")
 		}
 	case "less", "more", "man":
 		for _, a := range argv[1:] {
@@ -527,4 +532,41 @@ func longPrefix(a string, opts ...string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// awkGetline finds getline reading a file (getline < FILE, getline x < FILE).
+var awkGetline = regexp.MustCompile(`\bgetline\b[^;{}|]*<`)
+
+// judgeAwk reads an awk program's text: a command it runs is refused (it
+// would run in the system shell), files it reads or writes ask.
+func judgeAwk(name string, class Class, prog string) (Verdict, bool) {
+	if strings.Contains(prog, "system(") || strings.Contains(prog, "| getline") || strings.Contains(prog, "|&") ||
+		strings.Contains(prog, "\"|") || strings.Contains(prog, "| \"") {
+		// The command runs in the system shell, which Warren never
+		// sees: refused in the sandbox too.
+		return Verdict{Decision: Deny, Class: class, Reason: name + " runs a command from its program (system, pipes) in the system shell, " +
+			"outside Warren's checks; run the command directly"}, true
+	}
+	if awkGetline.MatchString(prog) {
+		return Verdict{Decision: Ask, Class: class, Reason: name + " reads files named in its program (getline <)"}, true
+	}
+	if awkWrites.MatchString(prog) {
+		return Verdict{Decision: Ask, Class: class, Reason: name + " writes files from its program (print > FILE)"}, true
+	}
+	return Verdict{}, false
+}
+
+// readProgram reads a program file an interpreter is given (at most 1 MiB;
+// "" when it cannot be read: the caller asks anyway).
+func readProgram(dir, path string) string {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	f, err := os.Open(path) //nolint:gosec // read to be judged
+	if err != nil {
+		return ""
+	}
+	defer func() { _ = f.Close() }()
+	b, _ := io.ReadAll(io.LimitReader(f, 1<<20))
+	return string(b)
 }

@@ -276,9 +276,20 @@ func (s *session) exec(ctx context.Context, args []string, depth int) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	hc := interp.HandlerCtx(ctx)
+	return s.execIn(ctx, interp.HandlerCtx(ctx), args, depth)
+}
+
+// execIn is exec with its streams, folder and environment given (xargs
+// runs its commands with another stdin).
+func (s *session) execIn(ctx context.Context, hc interp.HandlerContext, args []string, depth int) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if r := s.firstRefusal(); r != nil {
 		return r
+	}
+	if xa, ok := isXargs(args); ok {
+		return s.xargs(ctx, hc, xa, depth)
 	}
 	if isShell(args[0]) {
 		return s.nestedShell(ctx, hc, args, depth)
