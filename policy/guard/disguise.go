@@ -93,9 +93,14 @@ func (x *twinIndex) build() {
 				continue
 			}
 			seen[real] = true
-			// Named after the link (python3, not python3.11): the
-			// name is what has a class.
-			x.bySize[fi.Size()] = append(x.bySize[fi.Size()], twin{name: n, path: real})
+			// The real file's name when it means something (busybox,
+			// whichever applet link is met first); else the link's
+			// (python3, not python3.11): the name is what has a class.
+			name := n
+			if b := filepath.Base(real); multiCall(b) || ClassOf(b) != Unknown {
+				name = b
+			}
+			x.bySize[fi.Size()] = append(x.bySize[fi.Size()], twin{name: name, path: real})
 		}
 	}
 }
