@@ -177,6 +177,14 @@ func (g *Guard) hostVerdict(c Command, a shell.Analysis) Verdict {
 	if a.Verdict == shell.Ask {
 		raise(Verdict{Decision: Ask, Class: worst.Class, Reason: strings.TrimPrefix(a.Summary(), "needs approval: ")})
 	}
+	if len(g.dataDir) > 0 && followsLinks(c.Argv) {
+		if link, unsure := g.linkIntoDataDir(c); link != "" {
+			return Verdict{Decision: Deny, Class: worst.Class, Reason: c.Argv[0] + " follows the link " + link +
+				" into Warren's data directory (keys, database), which commands may not touch"}
+		} else if unsure {
+			raise(Verdict{Decision: Ask, Class: worst.Class, Reason: c.Argv[0] + " follows links in more than 20000 files; Warren could not check that none leads into its data directory"})
+		}
+	}
 	if w := g.holdsDataDir(c); w != "" {
 		raise(Verdict{Decision: Ask, Class: worst.Class, Reason: c.Argv[0] + " reaches " + w + ", a folder that holds Warren's data directory (keys, database)"})
 	}

@@ -271,3 +271,32 @@ func TestDisguisedPrograms(t *testing.T) {
 		}
 	}
 }
+
+// A link planted in the workspace earlier is followed by grep -R & co.
+func TestLinkFollowingReadersStayOutOfTheDataDir(t *testing.T) {
+	t.Parallel()
+	ws, data, other := t.TempDir(), t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "a", "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(data, filepath.Join(ws, "a", "b", "d")); err != nil {
+		t.Fatal(err)
+	}
+	g := New(Options{Mode: Host, Workspace: ws, DataDir: data})
+	for _, tc := range []struct {
+		argv []string
+		want Decision
+	}{
+		{[]string{"grep", "-R", "x", "."}, Deny},
+		{[]string{"grep", "-R", "x"}, Deny},
+		{[]string{"grep", "-rIR", "x", "a"}, Deny},
+		{[]string{"find", "-L", ".", "-name", "k"}, Deny},
+		{[]string{"cp", "-rL", "a", "copy"}, Deny},
+		{[]string{"grep", "-r", "x", "."}, Allow}, // -r does not follow links inside folders
+		{[]string{"grep", "-R", "x", other}, Allow},
+	} {
+		if v := g.Command(Command{Argv: tc.argv, Dir: ws}); v.Decision != tc.want {
+			t.Errorf("%q: %v (%s), want %v", tc.argv, v.Decision, v.Reason, tc.want)
+		}
+	}
+}
