@@ -169,6 +169,10 @@ func (s *session) run(ctx context.Context, file *syntax.File, in runIn) (int, er
 	if in.depth > maxDepth {
 		return 126, &Refused{What: "shell", Reason: fmt.Sprintf("shells nested more than %d deep", maxDepth)}
 	}
+	if err := s.judgeFifos(ctx, file, in); err != nil {
+		fmt.Fprintf(in.stderr, "warren: refused: %v\n", err)
+		return 126, s.refuse(&Refused{What: "process substitution", Reason: err.Error()})
+	}
 	opts := []interp.RunnerOption{
 		interp.Dir(in.dir),
 		interp.Env(expand.ListEnviron(in.env...)),
@@ -432,4 +436,26 @@ func readAll(r io.Reader, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("script on stdin is larger than %d bytes", max)
 	}
 	return buf.Bytes(), nil
+}
+
+// judgeFifos: process substitution (<(…), >(…)) makes a FIFO in $TMPDIR,
+// which the interpreter opens itself, past the open handler; a script
+// may point TMPDIR anywhere before starting a shell. The folder is judged
+// as a write there.
+func (s *session) judgeFifos(ctx context.Context, file *syntax.File, in runIn) error {
+	found := false
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if _, ok := n.(*syntax.ProcSubst); ok {
+			found = true
+		}
+		return !found
+	})
+	if !found {
+		return nil
+	}
+	tmp := os.TempDir()
+	if d := envMap(in.env)["TMPDIR"]; filepath.IsAbs(d) {
+		tmp = filepath.Clean(d)
+	}
+	return s.guard.Open(ctx, in.dir, filepath.Join(tmp, "sh-interp-fifo"), os.O_WRONLY|os.O_CREATE)
 }

@@ -193,3 +193,24 @@ func TestScriptFilesAreReadWhole(t *testing.T) {
 		}
 	}
 }
+
+// Process substitution's FIFO goes to $TMPDIR: a TMPDIR outside the
+// workspace set by the script is judged as a write there.
+func TestProcessSubstitutionFifoIsJudged(t *testing.T) {
+	t.Parallel()
+	outside := t.TempDir()
+	ws, code, out, err := run(t, "TMPDIR="+outside+" bash -c 'cat <(echo hi)'")
+	var ref *script.Refused
+	if !errors.As(err, &ref) || code != 126 {
+		t.Fatalf("code %d err %v\n%s", code, err, out)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("a FIFO was left in %s: %v", outside, ents)
+	}
+	// In the workspace it runs.
+	_, code, out, err = run(t, "mkdir -p t && TMPDIR=$PWD/t bash -c 'cat <(echo hi)'")
+	if err != nil || code != 0 || !strings.Contains(out, "hi") {
+		t.Errorf("TMPDIR in the workspace: code %d err %v out %q", code, err, out)
+	}
+	_ = ws
+}
