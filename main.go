@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -21,6 +22,7 @@ import (
 	"github.com/warren-dev/warren/app"
 	"github.com/warren-dev/warren/app/cli"
 	"github.com/warren-dev/warren/backend/warren"
+	"github.com/warren-dev/warren/tools/messaging"
 )
 
 //go:embed all:frontend/dist
@@ -65,7 +67,8 @@ func runWindow(ctx context.Context, dataDir string) int {
 		return cli.ExitError
 	}
 	defer func() { _ = core.Close() }()
-	bound := app.New(core, app.Options{Emit: wruntime.EventsEmit, Dialog: questionDialog, SaveFile: saveFileDialog})
+	bound := app.New(core, app.Options{Emit: wruntime.EventsEmit, Dialog: questionDialog, SaveFile: saveFileDialog,
+		Notify: messaging.NewDesktopNotifier(messaging.DesktopOptions{}).Notify, OpenURL: wruntime.BrowserOpenURL})
 	err = wails.Run(&options.App{
 		Title:            "Warren",
 		Width:            1180,
@@ -105,8 +108,15 @@ func takeDataDir(args []string) (string, []string, error) {
 	return dir, args, nil
 }
 
-// questionDialog is the native Yes/No dialog used for approvals.
+// questionDialog is the native Yes/No dialog used for approvals. When ctx
+// ends first (the request was answered in the window) it closes the dialog.
 func questionDialog(ctx context.Context, title, message string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go closeDialogOnCancel(ctx, done, title)
 	if isLinux() {
 		// Wails hands the message to gtk_message_dialog_new as a printf
 		// format: a '%' from a file name an agent chose would crash Warren.
@@ -116,6 +126,28 @@ func questionDialog(ctx context.Context, title, message string) (string, error) 
 		Type: wruntime.QuestionDialog, Title: title, Message: message,
 		Buttons: []string{"Yes", "No"}, DefaultButton: "No", CancelButton: "No",
 	})
+}
+
+// closeDialogOnCancel closes the dialog titled title once ctx ends, until
+// the dialog returns (done): it may not be on screen yet when ctx ends.
+// Dialogs are shown one at a time, so the title names this one. It gives up
+// after a while: at shutdown GTK may be gone and the dialog never returns.
+func closeDialogOnCancel(ctx context.Context, done <-chan struct{}, title string) {
+	select {
+	case <-done:
+		return
+	case <-ctx.Done():
+	}
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for range 100 {
+		closeNativeDialog(title)
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // saveFileDialog asks where to save a file with the native dialog.

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/warren-dev/warren/backend/approvals"
 	"github.com/warren-dev/warren/backend/events"
 	"github.com/warren-dev/warren/backend/mcp"
 	"github.com/warren-dev/warren/backend/mcp/mcpconfig"
@@ -37,15 +36,26 @@ type App struct {
 	core        *warren.Warren
 	emit        Emitter
 	dialog      Dialog
+	notify      Notify
 	saveFile    SaveFileDialog
 	claudePaths mcpconfig.PathOptions
+	// openURL opens a chat link in the system browser (chat.go).
+	openURL func(ctx context.Context, url string)
 
 	mu        sync.Mutex
 	ctx       context.Context
 	cancel    func()
 	noDialogs bool
+	// focused is what the frontend last reported (SetWindowFocused);
+	// false until it does, so a request never goes unnoticed.
+	focused bool
+	// prompts withdraws the native dialog or notification of each request
+	// once it is resolved, by request id (approvalprompt.go).
+	prompts map[string]context.CancelFunc
 	// dialogMu shows native approval dialogs one at a time.
 	dialogMu sync.Mutex
+	// notifyFailed logs once that approval notifications cannot be shown.
+	notifyFailed sync.Once
 	// running counts the window-lifetime goroutines Startup starts;
 	// Shutdown waits for them so nothing touches the data dir after it.
 	running sync.WaitGroup
@@ -55,17 +65,23 @@ type App struct {
 type Options struct {
 	Emit   Emitter
 	Dialog Dialog
+	// Notify shows a desktop notification: how an approval request reaches
+	// someone whose window is in the background when native dialogs are off.
+	Notify Notify
 	// SaveFile is the native save dialog (MCP export); nil offers none.
 	SaveFile SaveFileDialog
 	// ClaudeDesktop locates Claude Desktop's config for the first-run
 	// import offer; the zero value means this machine.
 	ClaudeDesktop mcpconfig.PathOptions
+	// OpenURL opens a link in the system browser (the chat's links); nil
+	// makes App.OpenURL report that links cannot open here.
+	OpenURL func(ctx context.Context, url string)
 }
 
 // New returns the bound surface over core.
 func New(core *warren.Warren, opts Options) *App {
-	return &App{core: core, emit: opts.Emit, dialog: opts.Dialog, saveFile: opts.SaveFile, claudePaths: opts.ClaudeDesktop,
-		ctx: context.Background()}
+	return &App{core: core, emit: opts.Emit, dialog: opts.Dialog, notify: opts.Notify, saveFile: opts.SaveFile, claudePaths: opts.ClaudeDesktop,
+		openURL: opts.OpenURL, ctx: context.Background(), prompts: map[string]context.CancelFunc{}}
 }
 
 // Startup is called by Wails when the window is ready; it starts forwarding
@@ -116,7 +132,8 @@ func eventName(topic events.Topic) string {
 }
 
 // dispatch forwards one core event to the UI under its Wails event name and
-// pops the native dialog for approval requests.
+// prompts for approval requests outside the window (native dialog or
+// notification), withdrawing the prompt once the request is resolved.
 func (a *App) dispatch(ctx context.Context, ev events.Event) {
 	var data any = ev
 	if ev.Topic == warren.TopicRunEvent {
@@ -127,9 +144,7 @@ func (a *App) dispatch(ctx context.Context, ev events.Event) {
 	if a.emit != nil {
 		a.emit(ctx, eventName(ev.Topic), data)
 	}
-	if req, ok := ev.Payload.(approvals.Request); ok && ev.Topic == approvals.TopicRequested {
-		go a.showApprovalDialog(ctx, req)
-	}
+	a.promptApproval(ctx, ev)
 }
 
 // Shutdown stops event forwarding.

@@ -23,9 +23,11 @@ func (a *App) MCPServers() ([]warren.MCPServerView, error) {
 	return views, err
 }
 
-// AddMCPServer stores a new server and starts it when enabled; a taken
-// name is an error.
-func (a *App) AddMCPServer(srv mcp.Server) error { return a.core.AddMCPServer(a.context(), srv) }
+// AddMCPServer stores a new server and starts it when enabled; with offer
+// its tools are offered to agents. A taken name is an error.
+func (a *App) AddMCPServer(srv mcp.Server, offer bool) error {
+	return a.core.AddMCPServerOffered(a.context(), srv, offer)
+}
 
 // UpdateMCPServer saves an edited server (stored secrets and tool switches kept).
 func (a *App) UpdateMCPServer(srv mcp.Server) error { return a.core.UpdateMCPServer(a.context(), srv) }
@@ -165,6 +167,24 @@ func (a *App) ReviewMCPRequest(id int64, approve bool, note string) error {
 // Cursor, VS Code); existing servers are kept unless replace is set.
 func (a *App) ImportMCPServers(text string, replace bool) (warren.MCPImportReport, error) {
 	return a.core.ImportMCPServers(a.context(), []byte(text), replace)
+}
+
+// PreviewMCPImport parses a pasted mcpServers document and reports each
+// server as an import would store it; nothing is stored or started.
+func (a *App) PreviewMCPImport(text string) (warren.MCPImportPreview, error) {
+	return a.core.PreviewMCPImport(a.context(), []byte(text))
+}
+
+// FindMCPConfigs previews the Claude Desktop, Cursor and VS Code MCP
+// configs found on this machine.
+func (a *App) FindMCPConfigs() ([]warren.MCPImportPreview, error) {
+	return a.core.FindMCPConfigs(a.context(), a.claudePaths)
+}
+
+// ImportMCPSelection imports the chosen servers of pasted text or of a
+// found config (by its path), each enabled or not as chosen.
+func (a *App) ImportMCPSelection(req warren.MCPImportRequest) (warren.MCPImportReport, error) {
+	return a.core.ImportMCPSelection(a.context(), req, a.claudePaths)
 }
 
 // ExportMCPServers returns every server as a Claude Desktop mcpServers

@@ -96,14 +96,14 @@ func TestMCPEverything(t *testing.T) {
 
 	srv := mcp.Server{Name: "everything", Transport: mcp.TransportStdio, Command: bin, Args: []string{"stdio"},
 		Env: map[string]string{"SECRET": "s1", "GONE": "g"}, Enabled: true}
-	if err := a.AddMCPServer(srv); err != nil {
+	if err := a.AddMCPServer(srv, false); err != nil {
 		t.Fatal(err)
 	}
 	st := rec.waitFor(t, "everything", "connected", connected)
 	if st.PID == 0 || st.Protocol == "" {
 		t.Fatalf("connected status without pid/protocol: %+v", st)
 	}
-	if err := a.AddMCPServer(srv); err == nil || !strings.Contains(err.Error(), "already exists") {
+	if err := a.AddMCPServer(srv, false); err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Fatalf("adding a taken name: %v", err)
 	}
 
@@ -365,5 +365,66 @@ func TestMCPAccessAndImport(t *testing.T) {
 	}
 	if _, err := a.MCPServerLogs("nobody", 10); err == nil {
 		t.Fatal("logs of an unknown server")
+	}
+}
+
+// The window's import path: the configs found on this machine are
+// previewed (nothing stored, the npx server marked and off), the chosen
+// ones imported by path, and a server added in the form is offered to
+// agents when asked.
+func TestMCPImportPreviewAndOffer(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	claude := filepath.Join(home, ".config", "Claude", "claude_desktop_config.json")
+	if err := os.MkdirAll(filepath.Dir(claude), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	doc := `{"mcpServers": {"local": {"command": "true", "env": {"TOKEN": "t0k"}}, "fetched": {"command": "npx", "args": ["-y", "@scope/pkg"]}}}`
+	if err := os.WriteFile(claude, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := newMCPApp(t, app.Options{ClaudeDesktop: mcpconfig.PathOptions{GOOS: "linux", Home: home, Getenv: func(string) string { return "" }}})
+	found, err := a.FindMCPConfigs()
+	if err != nil || len(found) != 1 || found[0].Path != claude || len(found[0].Servers) != 2 {
+		t.Fatalf("found %+v, %v", found, err)
+	}
+	fetched := found[0].Servers[0]
+	if fetched.Name != "fetched" || fetched.Downloads == "" || fetched.Enable {
+		t.Fatalf("npx server %+v", fetched)
+	}
+	if p, err := a.PreviewMCPImport(doc); err != nil || len(p.Servers) != 2 || !slices.Equal(p.Servers[1].EnvKeys, []string{"TOKEN"}) {
+		t.Fatalf("preview %+v, %v", p, err)
+	}
+	if views, _ := a.MCPServers(); len(views) != 0 {
+		t.Fatalf("a preview stored servers: %+v", views)
+	}
+	rep, err := a.ImportMCPSelection(warren.MCPImportRequest{Path: claude, Offer: true,
+		Servers: []warren.MCPImportChoice{{Name: "local", Enabled: false}, {Name: "fetched", Enabled: false}}})
+	if err != nil || !slices.Equal(rep.Added, []string{"fetched", "local"}) && !slices.Equal(rep.Added, []string{"local", "fetched"}) {
+		t.Fatalf("import %+v, %v", rep, err)
+	}
+	if !a.MCPAgentAccess("local").AlsoAllowed {
+		t.Fatal("imported server not offered to agents")
+	}
+	if offer, _ := a.ClaudeDesktopOffer(); offer != nil {
+		t.Fatalf("offer after importing Claude Desktop's config: %+v", offer)
+	}
+	if _, err := a.ImportMCPSelection(warren.MCPImportRequest{Path: "/etc/hostname"}); err == nil {
+		t.Fatal("imported a file that is no client config")
+	}
+
+	srv := mcp.Server{Name: "offered", Transport: mcp.TransportStdio, Command: "true"}
+	if err := a.AddMCPServer(srv, true); err != nil {
+		t.Fatal(err)
+	}
+	if acc := a.MCPAgentAccess("offered"); !acc.AlsoAllowed || acc.Hint != "" {
+		t.Fatalf("added with offer: %+v", acc)
+	}
+	srv.Name = "quiet"
+	if err := a.AddMCPServer(srv, false); err != nil {
+		t.Fatal(err)
+	}
+	if a.MCPAgentAccess("quiet").AlsoAllowed {
+		t.Fatal("added without offer, but offered")
 	}
 }

@@ -74,3 +74,11 @@ func (a *App) PruneSandbox() (int, error) {
 	pruned, err := a.core.PruneSandbox(a.context(), false)
 	return len(pruned), err
 }
+
+// TestSandbox runs the sandbox's real test (the doctor's checks, then a
+// command in a real container on the default workspace) and keeps the
+// result; the Sandbox page's headline comes from it.
+func (a *App) TestSandbox() warren.SandboxTest { return a.core.TestSandbox(a.context()) }
+
+// LastSandboxTest is the last TestSandbox result, or nil before the first.
+func (a *App) LastSandboxTest() *warren.SandboxTest { return a.core.LastSandboxTest() }

@@ -2,7 +2,8 @@
 // End-to-end test of approvals against the real Go backend: the Try-it form
 // calls delete_file, the request shows up in the Approvals queue (badge,
 // toast), and answers from the page (Deny, Always allow, Revoke) and from the
-// native GTK dialog (Yes) reach the tool call.
+// native GTK dialog (Yes), shown while the window is in the background,
+// reach the tool call.
 //
 // The page is headless Chromium on the dev server's WebSocket bridge (see
 // inventory.e2e.mjs). The native dialog is a real GtkMessageDialog that the
@@ -65,6 +66,17 @@ async function main() {
     await page.screenshot({ path: shot });
     if (doc) t.docShot(shot);
     else log(`screenshot: ${path.relative(repoRoot, shot)}`);
+  };
+
+  /**
+   * The window goes to the background: native dialogs are shown only then
+   * (a focused window asks on its cards and toast; see inline-approval.e2e.mjs).
+   * The page reports it as on a real blur; setting it directly as well makes
+   * the order against the next call certain.
+   */
+  const toBackground = async () => {
+    await page.evaluate(() => window.dispatchEvent(new FocusEvent('blur')));
+    await go('SetWindowFocused', false);
   };
 
   /** Fills the Try-it form and clicks Run; the call then runs in the page. */
@@ -196,6 +208,7 @@ async function main() {
     const toggle = page.getByRole('switch', { name: 'Show native dialogs' });
     await toggle.click();
     await page.waitForFunction(() => window.go.app.App.DialogsEnabled());
+    await toBackground();
     makeVictim();
     await runDelete();
     await tryIt.getByTestId('try-waiting').waitFor();
@@ -263,6 +276,8 @@ async function main() {
     const panel = page.locator('#panel-sandbox');
     const verdict = panel.getByTestId('sandbox-verdict');
     await verdict.waitFor();
+    // The page runs a real test first ("Testing the sandbox…"); its result is the headline.
+    await verdict.locator('h2', { hasText: /^Commands (run|are refused)/ }).waitFor({ timeout: 90000 });
     const before = ((await verdict.locator('h2').textContent()) ?? '').trim();
     log(`sandbox verdict: ${before}`);
     assert.match(before, /^Commands (run|are refused)/);
@@ -336,6 +351,7 @@ async function main() {
       const toggle = page.getByRole('switch', { name: 'Show native dialogs' });
       if (!(await toggle.isChecked())) await toggle.click();
       await page.waitForFunction(() => window.go.app.App.DialogsEnabled());
+      await toBackground();
       const name = 'pct%s%s%s%n.txt';
       fs.writeFileSync(path.join(workspace, name), 'x');
       await runDelete(JSON.stringify({ path: name }));

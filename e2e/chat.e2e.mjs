@@ -192,6 +192,155 @@ async function main() {
     t.docShot(shot);
   });
 
+  // ---- The chat as good as the best peers' (issue 15) ----
+  const box = page.getByRole('textbox', { name: 'Message' });
+  const history = (id) => page.evaluate((s) => window.go.app.App.SessionHistory(s), id);
+  const shownSession = () => page.locator('[data-session][class*="current"]').getAttribute('data-session');
+
+  await step('entering Chat focuses the message box', async () => {
+    await page.getByRole('tab', { name: 'Agents' }).click();
+    await page.getByRole('tab', { name: 'Chat' }).click();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Message');
+  });
+
+  await step('pick a model; the reply renders a Markdown table, highlighted code and a link, and names its model', async () => {
+    await page.getByRole('button', { name: 'New chat' }).click();
+    const picker = page.getByRole('combobox', { name: 'Chat model' });
+    await picker.locator('option', { hasText: 'e2e-small' }).waitFor({ state: 'attached' });
+    assert.equal(await picker.inputValue(), 'e2e-model');
+    await picker.selectOption('e2e-small');
+    await box.fill('Compare read_file and exec');
+    await box.press('Enter');
+    const reply = page.locator('[data-role="assistant"]').last();
+    await reply.locator('a', { hasText: 'the guide' }).waitFor();
+    await page.getByTestId('turn-usage').waitFor();
+    assert.equal((await reply.locator('h2').textContent())?.trim(), 'Two tools');
+    const rows = await reply.locator('table tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent.trim())));
+    assert.deepEqual(rows, [
+      ['Tool', 'What it does', 'Risk'],
+      ['read_file', 'reads a file in the workspace', 'low'],
+      ['exec', 'runs a command', 'high'],
+    ]);
+    assert.equal(await reply.locator('td code').first().textContent(), 'read_file');
+    assert.equal(await reply.locator('td strong').textContent(), 'high');
+    const block = reply.locator('.code-block');
+    assert.equal((await block.locator('.code-lang').textContent())?.trim(), 'python');
+    assert.ok((await block.locator('pre [class^="hljs-"]').count()) > 0, 'highlighted tokens');
+    assert.equal(await reply.locator('a', { hasText: 'the guide' }).getAttribute('href'), 'https://example.org/warren/tools');
+    assert.equal(await page.getByTestId('reply-model').last().textContent(), 'e2e-small');
+    const stored = await history(await shownSession());
+    assert.deepEqual(stored.map((m) => [m.role, m.model ?? '']), [['user', ''], ['assistant', 'e2e-small']]);
+  });
+
+  await step('Copy puts the code, or the reply as Markdown, on the clipboard', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://${addr}` });
+    const reply = page.locator('[data-role="assistant"]').last();
+    await reply.getByRole('button', { name: 'Copy code' }).click();
+    await reply.getByRole('button', { name: 'Copy code' }).filter({ hasText: 'Copied' }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), 'for tool in ["read_file", "exec"]:\n    print(tool)\n');
+    await page.getByRole('button', { name: 'Copy reply' }).last().click();
+    const text = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(text, /^## Two tools\n\n\| Tool \| What it does \| Risk \|/);
+  });
+
+  await step('a link opens outside the app; the window stays on Warren', async () => {
+    const before = page.url();
+    await page.evaluate(() => {
+      window.__opened = [];
+      window.open = (u) => {
+        window.__opened.push(String(u));
+        return null;
+      };
+    });
+    await page.locator('[data-role="assistant"] a', { hasText: 'the guide' }).click();
+    assert.deepEqual(await page.evaluate(() => window.__opened), ['https://example.org/warren/tools']);
+    assert.equal(page.url(), before);
+  });
+
+  await step('screenshots: chat-markdown.png, light and dark', async () => {
+    await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+    await page.screenshot({ path: path.join(outDir, 'chat-markdown.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: path.join(outDir, 'chat-markdown-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
+    log('screenshots: chat-markdown.png, chat-markdown-dark.png');
+  });
+
+  await step('Regenerate replaces the newest reply', async () => {
+    await page.getByRole('button', { name: 'Regenerate reply' }).click();
+    await page.locator('[data-role="assistant"]').filter({ hasText: 'Second take: both are tools.' }).waitFor();
+    await page.getByTestId('turn-usage').waitFor();
+    assert.equal(await page.locator('[data-role="assistant"]').count(), 1);
+    const stored = await history(await shownSession());
+    assert.deepEqual(stored.map((m) => m.content), ['Compare read_file and exec', 'Second take: **both** are tools.']);
+  });
+
+  await step('Edit sends the edited message in place of the old turn', async () => {
+    await page.locator('[data-role="user"]').hover();
+    await page.getByRole('button', { name: 'Edit message' }).click();
+    const edit = page.getByRole('textbox', { name: 'Edited message' });
+    await edit.fill('Compare glob and grep');
+    await page.screenshot({ path: path.join(outDir, 'chat-edit.png') });
+    await edit.press('Enter');
+    await page.locator('[data-role="assistant"]').filter({ hasText: 'glob matches names; grep searches contents.' }).waitFor();
+    await page.getByTestId('turn-usage').waitFor();
+    const stored = await history(await shownSession());
+    assert.deepEqual(stored.map((m) => m.content), ['Compare glob and grep', '`glob` matches names; `grep` searches contents.']);
+  });
+
+  await step('a reply cut by a dropped connection is marked, and Retry completes it', async () => {
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await box.fill('Tell me a story');
+    await box.press('Enter');
+    const banner = page.getByTestId('chat-error');
+    await banner.waitFor();
+    assert.match((await banner.textContent()) ?? '', /The connection to the model broke off/);
+    assert.equal(await page.getByTestId('incomplete').textContent(), 'Incomplete — the connection broke off');
+    assert.equal((await page.locator('[data-role="assistant"]').textContent())?.trim(), 'Once upon');
+    await page.screenshot({ path: path.join(outDir, 'chat-incomplete.png') });
+    const sid = await shownSession();
+    const cut = await history(sid);
+    assert.deepEqual(cut.map((m) => [m.content, m.incomplete ?? '']), [['Tell me a story', ''], ['Once upon ', 'dropped']]);
+    await banner.getByRole('button', { name: 'Retry' }).click();
+    await page.locator('[data-role="assistant"]').filter({ hasText: 'Once upon a time.' }).waitFor();
+    await page.getByTestId('turn-usage').waitFor();
+    assert.equal(await page.getByTestId('incomplete').count(), 0);
+    const fixed = await history(sid);
+    assert.deepEqual(fixed.map((m) => [m.content, m.incomplete ?? '']), [['Tell me a story', ''], ['Once upon a time.', '']]);
+  });
+
+  await step('a file dropped on the chat lands in the workspace and the agent reads it', async () => {
+    await page.getByRole('button', { name: 'New chat' }).click();
+    const dt = await page.evaluateHandle(() => {
+      const d = new DataTransfer();
+      d.items.add(new File(['beans need sun\n'], 'notes.txt', { type: 'text/plain' }));
+      return d;
+    });
+    await page.dispatchEvent('section[aria-label="Conversation"]', 'dragover', { dataTransfer: dt });
+    await page.dispatchEvent('section[aria-label="Conversation"]', 'drop', { dataTransfer: dt });
+    await page.locator('[data-attachment="attachments/notes.txt"]').waitFor();
+    assert.equal(fs.readFileSync(path.join(ws, 'attachments', 'notes.txt'), 'utf8'), 'beans need sun\n');
+    await box.fill('What do my notes say?');
+    await box.press('Enter');
+    await page.locator('[data-role="assistant"]').filter({ hasText: 'Your notes say: beans need sun.' }).waitFor();
+    await page.locator('[data-tool-call="read_file"]').getByTestId('tool-status').filter({ hasText: /^ok$/ }).waitFor();
+    assert.match((await page.locator('[data-role="user"]').textContent()) ?? '', /- attachments\/notes\.txt \(15 B\)/);
+    await page.screenshot({ path: path.join(outDir, 'chat-attachment.png') });
+  });
+
+  await step('search finds a chat by its words', async () => {
+    const search = page.getByRole('searchbox', { name: 'Search chats' });
+    await search.fill('crunchy');
+    const results = page.getByRole('list', { name: 'Search results' });
+    await results.locator('mark', { hasText: 'crunchy' }).first().waitFor();
+    assert.equal(await results.getByRole('listitem').count(), 1);
+    await page.screenshot({ path: path.join(outDir, 'chat-search.png') });
+    await results.getByRole('button').click();
+    await page.locator('[data-role="assistant"]').filter({ hasText: `The file says: ${FILE_TEXT}.` }).waitFor();
+    await search.fill('');
+    await results.waitFor({ state: 'detached' });
+  });
+
   assert.deepEqual(pageErrors, [], 'no uncaught errors in the page');
 }
 

@@ -21,7 +21,7 @@ import { launchChromium, log, openWarrenPage, repoRoot, startWarren, suite } fro
 
 const bin = path.resolve(repoRoot, process.env.WARREN_DEV_BIN || 'build/bin/warren-dev');
 const outDir = path.resolve(repoRoot, process.env.E2E_OUT || 'build/e2e');
-const DANGER = ['safe', 'warning', 'dangerous', 'critical'];
+const DANGER = ['safe', 'caution', 'dangerous', 'critical'];
 
 fs.mkdirSync(outDir, { recursive: true });
 const t = suite('inventory', { outDir });
@@ -59,6 +59,14 @@ async function main() {
   const row = (name) => page.locator(`li[data-tool="${name}"]`);
   const status = async (name) => (await row(name).getByTestId('status').textContent())?.trim();
   const summary = page.getByTestId('summary');
+  const confirmDialog = page.getByRole('dialog', { name: 'Change the tool profile for every agent?' });
+  /** Chooses a profile and confirms the global switch. */
+  const switchProfile = async (name) => {
+    await page.locator('.switcher label', { hasText: new RegExp(`^\\s*${name}\\s*$`) }).click();
+    await confirmDialog.getByRole('button', { name: `Switch to ${name}` }).click();
+    await confirmDialog.waitFor({ state: 'detached' });
+    await summary.filter({ hasText: `under ${name}` }).waitFor();
+  };
 
   await step('inventory lists real tools from the backend, grouped, with danger badges', async () => {
     const fs_ = page.getByRole('region', { name: /^fs\b/ });
@@ -73,9 +81,29 @@ async function main() {
     log(`backend reported ${names.length} tools; summary: ${text.trim().split('\n')[0]}`);
   });
 
-  await step('switching to the minimal profile blocks read_file and allows session_status', async () => {
+  await step('the global profile switch asks first and says what it blocks; Cancel keeps everything', async () => {
+    const before = (await summary.textContent()) ?? '';
+    const allowedBefore = Number(before.match(/(\d+) allowed under coding/)?.[1]);
     await page.locator('.switcher label', { hasText: /^\s*minimal\s*$/ }).click();
-    await summary.filter({ hasText: 'under minimal' }).waitFor();
+    await confirmDialog.waitFor();
+    const change = confirmDialog.locator('p.change').first();
+    await change.waitFor();
+    const text = (await change.textContent()) ?? '';
+    // minimal keeps session_status only: every other tool allowed now is blocked.
+    assert.match(text, new RegExp(`^Switching to minimal blocks ${allowedBefore - 1} tools for every agent: .*exec.*`), text);
+    assert.match((await confirmDialog.textContent()) ?? '', /It is not a view filter/);
+    const shot = path.join(outDir, 'profile-confirm.png');
+    await page.screenshot({ path: shot });
+    t.docShot(shot);
+    await confirmDialog.getByRole('button', { name: 'Cancel' }).click();
+    await confirmDialog.waitFor({ state: 'detached' });
+    assert.equal(await page.getByRole('radio', { name: 'coding' }).isChecked(), true);
+    assert.equal(await page.getByRole('radio', { name: 'minimal' }).isChecked(), false);
+    assert.equal(await page.evaluate(() => window.go.app.App.ActiveProfile()), 'coding', 'Cancel changed nothing');
+  });
+
+  await step('switching to the minimal profile blocks read_file and allows session_status', async () => {
+    await switchProfile('minimal');
     assert.equal(await page.getByRole('radio', { name: 'minimal' }).isChecked(), true);
     await row('read_file').getByTestId('status').filter({ hasText: 'blocked' }).waitFor();
     assert.equal(await status('read_file'), 'blocked');
@@ -93,10 +121,33 @@ async function main() {
     await table.waitFor();
     assert.ok((await table.locator('tbody tr').count()) >= 1, 'read_file has parameters');
     await row('read_file').getByRole('button', { name: 'Why blocked?' }).click();
+    const sentence = row('read_file').getByTestId('why-sentence');
+    await sentence.waitFor();
+    assert.equal(await sentence.textContent(), 'read_file is blocked because the profile “minimal” does not include the fs group.');
+    // The engine's trace is folded below the sentence.
     const trace = row('read_file').locator('.trace li');
+    assert.equal(await trace.first().isVisible(), false, 'the trace starts folded');
+    await row('read_file').getByText(/^How the policy decided \(\d+ steps\)$/).click();
     await trace.first().waitFor();
-    assert.ok((await trace.count()) >= 1);
-    assert.match((await row('read_file').locator('.verdict').textContent()) ?? '', /blocked/);
+    assert.ok((await trace.count()) >= 10);
+  });
+
+  await step('"Allow for this agent" gives read_file back to default only, and can be undone', async () => {
+    await row('read_file').getByRole('button', { name: 'Allow for this agent' }).click();
+    await row('read_file').getByTestId('status').filter({ hasText: 'allowed' }).waitFor();
+    await row('read_file').getByRole('status').filter({ hasText: 'read_file is now allowed for agent default.' }).waitFor();
+    await row('read_file')
+      .getByTestId('why-sentence')
+      .filter({ hasText: "read_file is allowed: agent “default”'s also-allow list adds it back." })
+      .waitFor();
+    assert.equal(await page.evaluate(() => window.go.app.App.ActiveProfile()), 'minimal', 'the global profile is unchanged');
+    const shot = path.join(outDir, 'inventory-allow-agent.png');
+    await page.evaluate(() => document.querySelector('li[data-tool="read_file"]')?.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: shot });
+    log(`screenshot: ${path.relative(repoRoot, shot)}`);
+    await row('read_file').getByRole('button', { name: 'Stop allowing for this agent' }).click();
+    await row('read_file').getByTestId('status').filter({ hasText: 'blocked' }).waitFor();
+    await row('read_file').getByRole('button', { name: 'Allow for this agent' }).waitFor();
   });
 
   await step('"/" focuses the filter, which filters by name and description', async () => {
@@ -124,11 +175,9 @@ async function main() {
     });
 
   await step('an open Why? trace follows profile switches', async () => {
-    await page.locator('.switcher label', { hasText: /^\s*coding\s*$/ }).click();
-    await summary.filter({ hasText: 'under coding' }).waitFor();
+    await switchProfile('coding');
     await traceAgrees();
-    await page.locator('.switcher label', { hasText: /^\s*minimal\s*$/ }).click();
-    await summary.filter({ hasText: 'under minimal' }).waitFor();
+    await switchProfile('minimal');
     await traceAgrees();
     assert.match((await row('read_file').locator('.verdict').textContent()) ?? '', /blocked/);
   });

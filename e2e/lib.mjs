@@ -3,7 +3,7 @@
 // and cleanup that always runs. Every process we start leads its own process
 // group, so cleanup kills exactly the groups we created (the app's WebKit
 // helpers included) and nothing else.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -205,8 +205,11 @@ export async function launchChromium() {
 /**
  * Starts the Warren dev build on a private Xvfb with a fresh WARREN_HOME and
  * waits until its dev server listens. Returns what the tests need to reach it.
+ * The first-run setup is marked done first (`warren settings set
+ * ui.first_run_done true`), so its wizard does not cover the page; pass
+ * firstRun: true to meet it. env adds variables to the app's environment.
  */
-export async function startWarren({ bin, outDir, assetDir = path.join(repoRoot, 'frontend', 'dist'), logName = 'app.log' }) {
+export async function startWarren({ bin, outDir, assetDir = path.join(repoRoot, 'frontend', 'dist'), logName = 'app.log', firstRun = false, env = {} }) {
   if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: run scripts/e2e.sh (or make e2e), which builds it`);
   if (!fs.existsSync(path.join(assetDir, 'index.html'))) throw new Error('frontend/dist is missing: run make frontend');
   const home = tempDir('warren-e2e-home-');
@@ -219,9 +222,12 @@ export async function startWarren({ bin, outDir, assetDir = path.join(repoRoot, 
   const addr = `127.0.0.1:${port}`;
   const appLog = path.join(outDir, logName);
   fs.rmSync(appLog, { force: true });
-  log(`starting ${path.relative(repoRoot, bin)} -devserver ${addr} (WARREN_HOME=${home})`);
+  if (!firstRun) {
+    execFileSync(bin, ['settings', 'set', 'ui.first_run_done', 'true'], { env: { ...process.env, WARREN_HOME: home, DISPLAY: '' }, stdio: 'pipe' });
+  }
+  log(`starting ${path.relative(repoRoot, bin)} -devserver ${addr} (WARREN_HOME=${home}${firstRun ? ', first run' : ''})`);
   const app = startProcess('warren-dev', bin, ['-devserver', addr, '-assetdir', assetDir], {
-    env: { DISPLAY: display, WARREN_HOME: home, GDK_BACKEND: 'x11', NO_AT_BRIDGE: '1', LANG: 'C.UTF-8', LANGUAGE: 'en' },
+    env: { ...env, DISPLAY: display, WARREN_HOME: home, GDK_BACKEND: 'x11', NO_AT_BRIDGE: '1', LANG: 'C.UTF-8', LANGUAGE: 'en' },
     logFile: appLog,
   });
   await waitForPort('127.0.0.1', port, { child: app, logFile: appLog });

@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 // End-to-end test of the MCP tab against the real Go backend and the real
 // @modelcontextprotocol/server-everything (installed from npm by bootstrap)
-// over stdio: the first-run Claude Desktop offer, adding the server through
-// the form (Test connection lists its tools), seeing it connect, switching a
-// tool off (the inventory loses it), offering the server's tools to agents,
-// killing the server process (its pid is in the status) and watching the
-// status go to reconnecting and back, logs, an access request approved into
-// a grant, import and export. Saves mcp.png (E2E_DOCS=1: also to docs/screenshots).
+// over stdio: the first-run Claude Desktop offer with its import preview (a
+// local server and an `npx -y` one: the download is marked and off, nothing
+// starts before the import is confirmed), adding the server through the form
+// (its id derived from the name, Test connection lists its tools, its tools
+// offered to agents by default), the notice following its status, switching a
+// tool off (the inventory loses it), the offer switch, killing the server
+// process (its pid is in the status) and watching the status go to
+// reconnecting and back, logs, an access request approved into a grant,
+// import through the preview and export; then the Sandbox page, whose
+// headline comes from a real test in a real container. Saves mcp.png (E2E_DOCS=1:
+// also to docs/screenshots), mcp-import-preview.png and sandbox.png.
 //
 // Usage: node e2e/mcp.e2e.mjs   (scripts/e2e.sh builds the binary first)
 // Env:   WARREN_DEV_BIN, E2E_OUT, E2E_DISPLAY, E2E_DOCS as for inventory.e2e.mjs
@@ -29,9 +34,15 @@ async function main() {
   // through XDG_CONFIG_HOME, which startWarren passes on from our env.
   const xdg = tempDir('warren-e2e-xdg-');
   fs.mkdirSync(path.join(xdg, 'Claude'), { recursive: true });
+  // One local server, and one that npx would download when it starts.
   fs.writeFileSync(
     path.join(xdg, 'Claude', 'claude_desktop_config.json'),
-    JSON.stringify({ mcpServers: { 'from-claude': { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } } }),
+    JSON.stringify({
+      mcpServers: {
+        'from-claude': { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+        'claude-local': { command: everything, args: ['stdio'], env: { CLAUDE_TOKEN: 'claude-secret-value' } },
+      },
+    }),
   );
   process.env.XDG_CONFIG_HOME = xdg;
 
@@ -44,34 +55,71 @@ async function main() {
   const card = () => page.locator('[data-server="everything"]');
   const state = () => card().locator('.top [data-testid="mcp-state"]');
 
-  await step('first run offers the Claude Desktop servers once; Not now dismisses it', async () => {
+  await step('first run offers the Claude Desktop servers: a preview first, the npx server marked and off', async () => {
     ({ page, pageErrors } = await openWarrenPage(browser, addr));
     t.page = page;
     const offer = page.getByTestId('claude-offer');
     await offer.waitFor();
-    assert.match((await offer.textContent()) ?? '', /Import 1 server from Claude Desktop\?\s*from-claude/);
-    await offer.getByRole('button', { name: 'Not now' }).click();
-    await offer.waitFor({ state: 'detached' });
-    await page.reload({ waitUntil: 'domcontentloaded' });
-    await page.waitForFunction(() => typeof window.go?.app?.App?.ClaudeDesktopOffer === 'function');
-    assert.equal(await go('ClaudeDesktopOffer'), null, 'the offer is answered for good');
-    assert.equal(await page.getByTestId('claude-offer').count(), 0);
+    assert.match((await offer.textContent()) ?? '', /Import 2 servers from Claude Desktop\?\s*claude-local, from-claude/);
+    await offer.getByRole('button', { name: 'Import…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import from Claude Desktop' });
+    const preview = dialog.getByTestId('mcp-import-preview');
+    await preview.waitFor();
+    const row = (name) => preview.locator(`[data-import-server="${name}"]`);
+    // The npx server: marked, with what it downloads, and off.
+    assert.match((await row('from-claude').getByTestId('downloads-mark').textContent()) ?? '', /downloads a package when it starts/);
+    assert.match((await row('from-claude').textContent()) ?? '', /npx downloads the package @modelcontextprotocol\/server-memory when it starts/);
+    assert.equal(await row('from-claude').getByRole('switch', { name: 'Start from-claude' }).isChecked(), false);
+    // The local one: on; its env key shown, never the value.
+    assert.equal(await row('claude-local').getByRole('switch', { name: 'Start claude-local' }).isChecked(), true);
+    assert.match((await row('claude-local').textContent()) ?? '', /env CLAUDE_TOKEN/);
+    assert.doesNotMatch((await dialog.textContent()) ?? '', /claude-secret-value/);
+    await page.screenshot({ path: path.join(outDir, 'mcp-import-preview.png') });
+    // Nothing is stored, started or downloaded before the import is confirmed.
+    assert.deepEqual(await go('MCPServers'), []);
+    assert.equal(await go('ClaudeDesktopOffer').then((o) => o?.servers?.length), 2, 'the offer is still open');
+
+    await dialog.getByRole('button', { name: 'Import 2 servers' }).click();
+    const report = dialog.getByTestId('mcp-import-report');
+    await report.waitFor();
+    assert.match((await report.textContent()) ?? '', /Added 2 \(claude-local, from-claude\)\. from-claude is stored switched off\./);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    assert.match((await page.getByTestId('claude-offer-done').textContent()) ?? '', /from-claude is stored switched off/);
+    await page.getByTestId('claude-offer-done').getByRole('button', { name: 'Dismiss' }).click();
+    assert.equal(await go('ClaudeDesktopOffer'), null, 'importing answers the offer for good');
   });
 
-  await step('the MCP tab starts empty', async () => {
+  await step('the imported local server connects; the npx one stays stopped, with no process', async () => {
     await section('MCP').click();
-    await page.getByText('No MCP servers yet.').waitFor();
+    await page.waitForFunction(
+      () => document.querySelector('[data-server="claude-local"] .top [data-testid="mcp-state"]')?.getAttribute('data-state') === 'connected',
+      null,
+      { timeout: 45000 },
+    );
+    const fetched = page.locator('[data-server="from-claude"]');
+    assert.equal((await fetched.locator('.top [data-testid="mcp-state"]').textContent())?.trim(), 'Disabled');
+    assert.equal(await fetched.getByTestId('mcp-pid').count(), 0);
+    const views = await go('MCPServers');
+    const v = views.find((x) => x.server.name === 'from-claude');
+    assert.equal(v.server.enabled, false);
+    assert.equal(v.status.state, 'stopped');
+    assert.ok(!v.status.pid, `from-claude has a process: ${JSON.stringify(v.status)}`);
+    // Imported with "Offer their tools to agents" on.
+    assert.equal((await go('MCPAgentAccess', 'claude-local')).also_allowed, true);
   });
 
-  await step('add server-everything over stdio: validation, Test connection lists its tools, Enter saves', async () => {
+  await step('add server-everything over stdio: id from the name, Test connection lists its tools, Enter saves', async () => {
     await page.getByRole('button', { name: 'Add server' }).click();
     const form = page.getByRole('form', { name: 'New MCP server' });
     await form.getByRole('button', { name: 'Add server' }).click();
     await form.getByTestId('mcp-form-errors').waitFor();
     const name = form.getByRole('textbox', { name: /^Name/ });
-    await name.fill('every thing');
-    assert.match((await form.textContent()) ?? '', /" " is not allowed/);
-    await name.fill('everything');
+    await name.fill('Every Thing');
+    assert.match((await form.getByTestId('mcp-form-id').textContent()) ?? '', /Saved as every-thing; its tools are named mcp_every-thing_<tool>\./);
+    await name.fill('Everything');
+    assert.match((await form.getByTestId('mcp-form-id').textContent()) ?? '', /Saved as everything/);
+    assert.equal(await form.getByRole('checkbox', { name: /Offer its tools to agents/ }).isChecked(), true);
     await form.getByRole('textbox', { name: /^Command/ }).fill(everything);
     await form.getByRole('button', { name: 'Add argument' }).click();
     await form.getByRole('textbox', { name: 'Argument 1' }).fill('stdio');
@@ -88,12 +136,14 @@ async function main() {
   });
 
   let pid = 0;
-  await step('it connects: live status, tool count, pid, and its tools listed', async () => {
+  await step('it connects: live status, tool count, pid, its tools listed, and the notice says so', async () => {
     await page.waitForFunction(
       () => document.querySelector('[data-server="everything"] .top [data-testid="mcp-state"]')?.getAttribute('data-state') === 'connected',
       null,
       { timeout: 45000 },
     );
+    // The notice follows the status: no stale "Warren is starting it." once connected.
+    await page.getByRole('status').filter({ hasText: /Added everything\. It is connected with \d+ tools\./ }).waitFor();
     assert.match((await card().getByTestId('mcp-tools-count').textContent()) ?? '', /^\d+ tools$/);
     pid = Number(await card().getByTestId('mcp-pid').getAttribute('data-pid'));
     assert.ok(pid > 1, `pid ${pid}`);
@@ -112,18 +162,23 @@ async function main() {
     assert.equal(listed.find((x) => x.name !== 'echo')?.enabled, true);
   });
 
-  await step("offer the server's tools to agents: the inventory allows them, without echo", async () => {
+  await step("its tools are offered to agents by default (without echo); the switch takes them away and back", async () => {
     const offer = card().getByRole('switch', { name: "Offer this server's tools to agents" });
-    await card().getByTestId('mcp-offer-text').filter({ hasText: /Agents do not see these tools. Profile coding does not offer MCP tools/ }).waitFor();
-    assert.equal(await offer.isChecked(), false);
+    await card().getByTestId('mcp-offer-text').filter({ hasText: 'group:mcp:everything' }).waitFor();
+    assert.equal(await offer.isChecked(), true);
+    let inv = await go('Tools', '', 'default');
+    assert.equal(inv.find((x) => x.name === 'mcp_everything_get-sum')?.allowed, true);
+    const echo = inv.find((x) => x.name === 'mcp_everything_echo');
+    assert.ok(!echo || !echo.allowed, `echo is switched off: ${JSON.stringify(echo)}`);
+    await offer.click();
+    await card().getByTestId('mcp-offer-text').filter({ hasText: /Agents do not see these tools: profile coding does not include MCP tools/ }).waitFor();
+    assert.doesNotMatch((await card().getByTestId('mcp-offer-text').textContent()) ?? '', /warren policy/);
     assert.equal((await go('Tools', '', 'default')).find((x) => x.name === 'mcp_everything_get-sum')?.allowed, false);
     await offer.click();
     await card().getByTestId('mcp-offer-text').filter({ hasText: 'group:mcp:everything' }).waitFor();
-    const inv = await go('Tools', '', 'default');
+    inv = await go('Tools', '', 'default');
     const add = inv.find((x) => x.name === 'mcp_everything_get-sum');
     assert.equal(add?.allowed, true, JSON.stringify(add));
-    const echo = inv.find((x) => x.name === 'mcp_everything_echo');
-    assert.ok(!echo || !echo.allowed, `echo is switched off: ${JSON.stringify(echo)}`);
   });
 
   await step('screenshot: mcp.png', async () => {
@@ -210,20 +265,30 @@ async function main() {
     await page.screenshot({ path: path.join(outDir, 'mcp-grant-overrides.png') });
   });
 
-  await step('import a pasted mcpServers JSON (report), export (secrets warning), delete with confirmation', async () => {
+  await step('import pasted JSON through the preview (report), export (secrets warning), delete with confirmation', async () => {
     await page.getByRole('button', { name: 'Import…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import MCP servers' });
+    // The config found on this machine is listed too.
+    assert.match((await dialog.getByRole('region', { name: 'Found on this machine' }).textContent()) ?? '', /Claude Desktop\s*2 servers/);
     await dialog
       .getByRole('textbox', { name: 'mcpServers JSON' })
       .fill(JSON.stringify({ mcpServers: { everything: { command: 'x' }, notes: { command: everything, args: ['stdio'], env: { TOKEN: 't0k' }, disabled: true } } }));
-    await dialog.getByRole('button', { name: 'Import' }).click();
+    await dialog.getByRole('button', { name: 'Preview', exact: true }).click();
+    const preview = dialog.getByTestId('mcp-import-preview');
+    await preview.waitFor();
+    // "everything" exists: not replaced unless ticked. "notes" is disabled in the file: stays off.
+    assert.equal(await preview.getByRole('checkbox', { name: 'Import everything' }).isChecked(), false);
+    assert.equal(await preview.getByRole('switch', { name: 'Start notes' }).isChecked(), false);
+    await dialog.getByRole('button', { name: 'Import 1 server' }).click();
     const report = dialog.getByTestId('mcp-import-report');
     await report.waitFor();
-    assert.match((await report.textContent()) ?? '', /Added 1 \(notes\); skipped 1 that exist already \(everything\)/);
+    assert.match((await report.textContent()) ?? '', /Added 1 \(notes\)\. notes is stored switched off\./);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await page.locator('[data-server="notes"]').waitFor();
     assert.equal(await page.locator('[data-server="notes"] .top [data-testid="mcp-state"]').textContent().then((s) => s?.trim()), 'Disabled');
+    // The existing server was left as it was.
+    assert.equal((await go('MCPServers')).find((v) => v.server.name === 'everything').server.command, everything);
 
     await page.getByRole('button', { name: 'Export…' }).click();
     const exp = page.getByRole('dialog', { name: 'Export MCP servers' });
@@ -236,7 +301,54 @@ async function main() {
     await page.getByRole('button', { name: 'Delete notes' }).click();
     await page.getByRole('button', { name: 'Yes, delete' }).click();
     await page.locator('[data-server="notes"]').waitFor({ state: 'detached' });
-    assert.deepEqual((await go('MCPServers')).map((v) => v.server.name), ['everything']);
+    assert.deepEqual((await go('MCPServers')).map((v) => v.server.name), ['claude-local', 'everything', 'from-claude']);
+  });
+
+  await step('the Sandbox page: its headline comes from a real test, a failing check is named with its fix, Re-test', async () => {
+    await section('Sandbox').click();
+    const verdict = page.getByTestId('sandbox-verdict');
+    await verdict.waitFor();
+    // The first visit runs the real test (a command in a real container).
+    await page.waitForFunction(() => /^Tested at /.test(document.querySelector('[data-testid="sandbox-tested"]')?.textContent?.trim() ?? ''), null, { timeout: 120_000 });
+    const test = await go('LastSandboxTest');
+    log(`sandbox test: ok=${test.ok} failed=${test.failed?.name ?? '-'} in ${test.seconds.toFixed(1)} s`);
+    const heading = (await verdict.getByRole('heading').textContent())?.trim();
+    if (test.ok) {
+      assert.equal(heading, 'Commands run in rootless Podman containers');
+      assert.equal(await page.getByTestId('sandbox-failed-check').count(), 0);
+      assert.match((await page.getByTestId('sandbox-podman-fact').textContent()) ?? '', /works \(tested\)/);
+    } else {
+      // Never "ready" while the test fails: the check is named, with its fix.
+      assert.notEqual(heading, 'Commands run in rootless Podman containers');
+      assert.equal(await page.getByTestId('sandbox-failed-check').getAttribute('data-check'), test.failed.name);
+    }
+    await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+    const shot = path.join(outDir, 'sandbox.png');
+    await page.screenshot({ path: shot });
+    t.docShot(shot);
+
+    // A missing image: the test fails on it, says so, and offers the build; the default image works again.
+    const image = page.getByRole('textbox', { name: 'Image' });
+    await image.fill('localhost/warren-e2e-no-such-image:latest');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    const failed = page.getByTestId('sandbox-failed-check');
+    await failed.waitFor({ timeout: 120_000 });
+    if (test.ok) {
+      assert.equal(await failed.getAttribute('data-check'), 'image');
+      assert.match((await failed.textContent()) ?? '', /Failing check: image\. The sandbox image is missing\./);
+      assert.equal((await verdict.getByRole('heading').textContent())?.trim(), 'Commands are refused: the sandbox test failed');
+      assert.match((await failed.getByTestId('sandbox-fix').textContent()) ?? '', /“Build the image” below makes it here/);
+      await verdict.getByRole('button', { name: 'Build the image' }).waitFor();
+      await verdict.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.screenshot({ path: path.join(outDir, 'sandbox-failed.png') });
+    }
+    await image.fill('');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await verdict.getByRole('button', { name: 'Re-test' }).click();
+    await page.waitForFunction(() => /^Tested at /.test(document.querySelector('[data-testid="sandbox-tested"]')?.textContent?.trim() ?? ''), null, { timeout: 120_000 });
+    const again = await go('LastSandboxTest');
+    assert.equal(again.ok, test.ok, 'the default image tests as before');
+    if (again.ok) await failed.waitFor({ state: 'detached' });
   });
 
   assert.deepEqual(pageErrors, [], 'no uncaught errors in the page');

@@ -105,6 +105,25 @@ async function main() {
     assert.equal(await card.getByRole('switch', { name: `Enabled ${JOB}` }).isChecked(), true);
   });
 
+  await step('a schedule left unnamed is named after its prompt (the form says so first), not after its id', async () => {
+    await page.getByRole('button', { name: 'New schedule' }).click();
+    await scheduleBox.fill('@daily');
+    await form.getByRole('textbox', { name: 'Prompt' }).fill('summarise what changed in my notes since yesterday.');
+    const derived = form.getByTestId('sched-derived-name');
+    assert.equal(await derived.textContent(), 'Left empty, it is called “Summarise what changed in my notes since yesterday”.');
+    await form.getByRole('button', { name: 'Create schedule' }).click();
+    await form.waitFor({ state: 'detached' });
+    const named = 'Summarise what changed in my notes since yesterday';
+    await page.getByText(`Created schedule ${named}.`).waitFor();
+    const jobs = await go('CronJobs');
+    const job = jobs.find((j) => j.prompt.startsWith('summarise'));
+    assert.equal(job.name, named);
+    assert.doesNotMatch(job.name, /^cron-/);
+    await page.getByRole('button', { name: `Delete ${named}` }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.locator('[data-job]').filter({ hasText: named }).waitFor({ state: 'detached' });
+  });
+
   const card = page.locator('[data-job]').filter({ hasText: JOB });
 
   await step("Run now: the scheduler runs it; the agent's message pops a toast; the result shows", async () => {
@@ -115,6 +134,8 @@ async function main() {
     assert.equal(await toast.getAttribute('data-level'), 'success');
     await card.getByTestId('job-status').filter({ hasText: /^ok$/ }).waitFor({ timeout: 30000 });
     assert.equal(await card.getByTestId('job-result').textContent(), REPLY);
+    // The notice follows the run: it no longer says "started" once the run ended.
+    await page.getByRole('status').filter({ hasText: `${JOB} ran: its result is below.` }).waitFor();
     assert.match((await card.getByTestId('job-last').textContent()) ?? '', /today \d\d:\d\d · (just now|in under a minute)/);
     assert.match((await card.getByTestId('job-next').textContent()) ?? '', /09:00/);
     await page.mouse.move(640, 200); // keep the pointer off the toast, as a user reading the list would

@@ -194,5 +194,6 @@ func (e *Engine) Explain(tool string, tools []ToolRef, req Request) (Explanation
 	}
 	groups := slices.Clone(set.tools[target].groups)
 	slices.Sort(groups)
-	return Explanation{Tool: tool, Groups: groups, Allowed: ev.in.has(target), Steps: tr.steps}, nil
+	return Explanation{Tool: tool, Groups: groups, Allowed: ev.in.has(target), Steps: tr.steps,
+		Summary: tr.summary, DeniedBy: tr.hardDeny}, nil
 }

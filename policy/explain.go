@@ -73,6 +73,14 @@ type Explanation struct {
 	Allowed bool `json:"allowed"`
 	// Steps lists every pipeline step in order.
 	Steps []StepTrace `json:"steps"`
+	// Summary is the verdict in one sentence for people, naming what
+	// decided it: "exec is blocked because the profile “minimal” does not
+	// include the runtime group."
+	Summary string `json:"summary"`
+	// DeniedBy names a deny list that binds every agent alike (global or
+	// subagent deny) and matched the tool, e.g. "the global deny list
+	// (entry “exec”)": no change to one agent's lists can allow it.
+	DeniedBy string `json:"denied_by,omitempty"`
 }
 
 // String renders a readable multi-line report for the CLI and logs.

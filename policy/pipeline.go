@@ -96,6 +96,9 @@ type tracer struct {
 	req      request // for skip reasons, formatted only when tracing
 	steps    []StepTrace
 	deniedBy string // which deny matched, quoted when alsoAllow is refused
+	// summary is the verdict in one sentence, rewritten by every step that
+	// changes it; hardDeny names a deny every agent is bound by.
+	summary, hardDeny string
 }
 
 func newEvaluation(set *toolSet, tr *tracer) *evaluation {
@@ -149,6 +152,9 @@ func (ev *evaluation) profile(step Step, p Profile, m *matcher, source string) {
 	if step == StepProviderProfile {
 		detail += "; it replaces the global profile"
 	}
+	if step == StepGlobalProfile || was != now {
+		ev.tr.summary = profileSentence(t, source, p, m == nil, now)
+	}
 	ev.record(step, change(was, now), detail)
 }
 
@@ -172,6 +178,7 @@ func (ev *evaluation) restrict(step Step, m *matcher) {
 	case ok:
 		ev.record(step, OutcomeKept, fmt.Sprintf("allowed by %s entry %s", m.label, entry))
 	default:
+		ev.tr.summary = notListedSentence(t, step, ev.tr.req)
 		ev.record(step, OutcomeRemoved, fmt.Sprintf("%s list does not include %s", m.label, t.name))
 	}
 }
@@ -193,6 +200,12 @@ func (ev *evaluation) subtract(step Step, m *matcher) {
 	entry, ok := m.match(t)
 	if ok {
 		ev.tr.deniedBy = fmt.Sprintf("%s entry %s", m.label, entry)
+		if agentCannotLift(step) {
+			ev.tr.hardDeny = listOwner(step, ev.tr.req) + " (entry " + name(entry) + ")"
+		}
+		if was {
+			ev.tr.summary = deniedSentence(t, step, ev.tr.req, entry)
+		}
 	}
 	switch {
 	case ok && was:
@@ -229,6 +242,7 @@ func (ev *evaluation) add(step Step, m *matcher) {
 	case ev.denied.has(ev.tr.target):
 		ev.record(step, OutcomeUnchanged, fmt.Sprintf("%s entry %s cannot override %s", m.label, entry, ev.tr.deniedBy))
 	default:
+		ev.tr.summary = addedSentence(t, step, ev.tr.req)
 		ev.record(step, OutcomeAdded, fmt.Sprintf("re-added by %s entry %s", m.label, entry))
 	}
 }

@@ -6,6 +6,10 @@
 #   e2e/approvals.e2e.mjs   Try it, the approvals queue, the native GTK
 #                           dialog (answered with xdotool), sandbox and
 #                           custom tools
+#   e2e/inline-approval.e2e.mjs  approvals on the chat's tool cards (scripted
+#                           model, e2e/cassettes/inline-approval.json); the
+#                           native dialog only for a background window, and
+#                           closed once the card answered
 #   e2e/chat.e2e.mjs        providers, agents and Chat against a scripted
 #                           model (llmserve replaying e2e/cassettes/chat.json)
 #   e2e/schedules.e2e.mjs   Schedules (create, validation, run now, pause,
@@ -14,6 +18,10 @@
 #                           (e2e/cassettes/schedules.json)
 #   e2e/mcp.e2e.mjs         the MCP tab against the real server-everything
 #                           over stdio: add, test, tools, kill → reconnect
+#   e2e/firstrun.e2e.mjs    the first-run wizard on a fresh data dir: a
+#                           detected local model server (llmserve replaying
+#                           e2e/cassettes/firstrun.json), the sandbox check,
+#                           the MCP step, then the first answer in Chat
 # Screenshots and logs go to build/e2e (E2E_OUT), never to the tracked
 # docs/screenshots: only with E2E_DOCS=1 (make screenshot) does a script that
 # passes copy its documentation shots there (see suite.docShot in e2e/lib.mjs).
@@ -36,7 +44,7 @@ echo "e2e: go build -o build/bin/llmserve ./backend/llm/llmtest/cmd/llmserve"
 go build -o build/bin/llmserve ./backend/llm/llmtest/cmd/llmserve
 echo "e2e: built in $(( $(date +%s) - start )) s"
 
-scripts=(e2e/inventory.e2e.mjs e2e/approvals.e2e.mjs e2e/chat.e2e.mjs e2e/schedules.e2e.mjs e2e/mcp.e2e.mjs)
+scripts=(e2e/inventory.e2e.mjs e2e/approvals.e2e.mjs e2e/inline-approval.e2e.mjs e2e/chat.e2e.mjs e2e/schedules.e2e.mjs e2e/mcp.e2e.mjs e2e/firstrun.e2e.mjs)
 failed=()
 for script in "${scripts[@]}"; do
   t0=$(date +%s)

@@ -5,6 +5,9 @@ import "context"
 // CallContext carries the per-call values the registry injects into ctx, so
 // one tool instance can serve concurrent calls without mutable fields.
 type CallContext struct {
+	// CallID is the id of the tool call being run (the registry sets it),
+	// so an approval request can name the call it holds up.
+	CallID  string `json:"call_id,omitempty"`
 	Channel string `json:"channel,omitempty"`
 	ChatID  string `json:"chat_id,omitempty"`
 	// PeerKind is "direct" or "group".

@@ -184,6 +184,7 @@ func (r *Registry) ExecuteWithContext(ctx context.Context, call Call) (Result, e
 		return res, nil
 	}
 	info := t.Info()
+	call.Context.CallID = call.ID
 	ctx = WithCallContext(ctx, call.Context)
 	ev := ToolEvent{
 		CallID: call.ID, Tool: info.Name, Group: info.Group,

@@ -311,3 +311,32 @@ func TestConfirmationNeedsAnApprover(t *testing.T) {
 		t.Fatalf("approver asked %d times", len(asked))
 	}
 }
+
+// TestCallIDReachesTheTool: the approver and the tool see the call's id in
+// their context, so an approval request can name the call it holds up.
+func TestCallIDReachesTheTool(t *testing.T) {
+	t.Parallel()
+	var seen []string
+	r := tools.NewRegistry(tools.Options{Approver: func(ctx context.Context, _ tools.Info, _ json.RawMessage) (bool, string, error) {
+		seen = append(seen, "approver:"+tools.CallContextFrom(ctx).CallID)
+		return true, "", nil
+	}})
+	tool := mustTool(t, tools.Spec{Name: "rm", RequiresConfirmation: true}, func(ctx context.Context, _ echoParams) (tools.Result, error) {
+		seen = append(seen, "tool:"+tools.CallContextFrom(ctx).CallID)
+		return tools.Text("ok"), nil
+	})
+	if err := r.Register(tool); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := r.ExecuteWithContext(ctx, tools.Call{ID: "call_7", Name: "rm", Args: json.RawMessage(`{"text":"x"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	// Without an id the registry makes one, and that one is passed on.
+	if _, err := r.ExecuteWithContext(ctx, tools.Call{Name: "rm", Args: json.RawMessage(`{"text":"x"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 4 || seen[0] != "approver:call_7" || seen[1] != "tool:call_7" || !strings.HasPrefix(seen[2], "approver:call-") || seen[3] != "tool:"+strings.TrimPrefix(seen[2], "approver:") {
+		t.Fatalf("seen %q", seen)
+	}
+}

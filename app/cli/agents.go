@@ -133,7 +133,11 @@ func saveAgent(ctx context.Context, env Env, w *warren.Warren, sub, key string, 
 	case sub == "add" && err == nil:
 		return usagef("agent %q already exists (change it with warren agents edit %s …)", key, key)
 	case sub == "add" && errors.Is(err, store.ErrNotFound):
-		a = store.Agent{Key: key, Type: store.AgentOpen, Sandbox: true}
+		// The window's defaults: the default agent's sandbox setting (on).
+		if a, err = w.NewAgentDefaults(ctx); err != nil {
+			return err
+		}
+		a.Key = key
 	case sub == "edit" && errors.Is(err, store.ErrNotFound):
 		return usagef("%v; create it with warren agents add %s", unknownAgent(ctx, w, key, err), key)
 	case err != nil:

@@ -53,6 +53,9 @@ func mcpImport(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "imported: %d added %v, %d replaced %v, %d skipped %v\n",
 		len(rep.Added), rep.Added, len(rep.Replaced), rep.Replaced, len(rep.Skipped), rep.Skipped)
+	for _, name := range rep.Disabled {
+		fmt.Fprintf(env.Stdout, "stored disabled: %s (switched off in the file, or it downloads a package when it starts); start it with: warren mcp enable %s\n", name, name)
+	}
 	if len(rep.Skipped) > 0 {
 		fmt.Fprintln(env.Stdout, "skipped servers already exist: import again with --replace to overwrite them")
 	}

@@ -69,6 +69,14 @@ type RunRequest struct {
 	// ParentSession and Depth are set for subagents.
 	ParentSession string
 	Depth         int
+	// ReplaceFrom, when set, is the id of a user message of Session that
+	// Prompt replaces (edit and resend, regenerate): it and every later
+	// message are removed in the same transaction that stores Prompt.
+	ReplaceFrom int64
+	// SessionModel, when set, is the model chosen for the chat; a user's own
+	// turn records it on the session, so a reopened chat shows it and later
+	// turns without a model of their own keep using it.
+	SessionModel string
 	// MaxIterations bounds model calls; zero means DefaultMaxIterations.
 	MaxIterations int
 }
@@ -91,6 +99,9 @@ const (
 	// EventNotice tells, in Text, something the loop did on its own: the
 	// earlier conversation summarised, or trimmed because a summary failed.
 	EventNotice EventKind = "notice"
+	// EventPrompt carries, in MessageID, the stored id of the user's prompt
+	// once it is saved, so the UI can edit or resend it later.
+	EventPrompt EventKind = "prompt"
 )
 
 // Event is one streamed piece of a turn.
@@ -106,6 +117,10 @@ type Event struct {
 	DurationMS float64    `json:"duration_ms,omitempty"`
 	Usage      *llm.Usage `json:"usage,omitempty"`
 	Error      string     `json:"error,omitempty"`
+	// Model is, on the session event, the model answering this turn.
+	Model string `json:"model,omitempty"`
+	// MessageID is, on the prompt event, the stored prompt's id.
+	MessageID int64 `json:"message_id,omitempty"`
 }
 
 // Result is the outcome of a turn.
@@ -143,7 +158,7 @@ func (l *Loop) Run(ctx context.Context, req RunRequest, on func(Event)) (Result,
 	if err != nil {
 		return Result{}, err
 	}
-	on(Event{Kind: EventSession, Session: sess.ID})
+	on(Event{Kind: EventSession, Session: sess.ID, Model: req.Model})
 	res, err := l.turn(ctx, req, sess.ID, history, on)
 	res.Session = sess.ID
 	if err != nil {
@@ -156,7 +171,11 @@ func (l *Loop) Run(ctx context.Context, req RunRequest, on func(Event)) (Result,
 
 func (l *Loop) session(ctx context.Context, req RunRequest) (sessions.Session, []sessions.Message, error) {
 	if req.Session == "" {
-		s, err := l.d.Sessions.Create(ctx, sessions.Session{Agent: req.Agent, ParentID: req.ParentSession, Title: title(req.Prompt)})
+		if req.ReplaceFrom != 0 {
+			return sessions.Session{}, nil, errors.New("agent run: a message to replace needs its session")
+		}
+		s, err := l.d.Sessions.Create(ctx, sessions.Session{Agent: req.Agent, ParentID: req.ParentSession, Title: title(req.Prompt),
+			Model: req.SessionModel})
 		return s, nil, err
 	}
 	s, err := l.d.Sessions.Get(ctx, req.Session)
@@ -166,17 +185,40 @@ func (l *Loop) session(ctx context.Context, req RunRequest) (sessions.Session, [
 	if s.Agent != req.Agent {
 		return sessions.Session{}, nil, fmt.Errorf("session %s belongs to agent %s, not %s", s.ID, s.Agent, req.Agent)
 	}
+	if req.PromptKind == "" && req.SessionModel != "" && s.Model != req.SessionModel {
+		if err := l.d.Sessions.SetModel(ctx, s.ID, req.SessionModel); err != nil {
+			return sessions.Session{}, nil, err
+		}
+	}
 	stored, err := l.d.Sessions.History(ctx, s.ID, 0)
 	if err != nil {
 		return sessions.Session{}, nil, err
 	}
-	return s, stored, nil
+	return s, kept(stored, req.ReplaceFrom), nil
 }
 
+// kept is the history a turn that replaces message from builds on: the
+// messages before it (all of them when from is 0). The store removes the
+// rest when the new prompt is saved.
+func kept(stored []sessions.Message, from int64) []sessions.Message {
+	if from == 0 {
+		return stored
+	}
+	for i, m := range stored {
+		if m.ID >= from {
+			return stored[:i]
+		}
+	}
+	return stored
+}
+
+// title names a new session after its first paragraph: what follows a
+// blank line is usually pasted material or the chat's attachment list.
 func title(prompt string) string {
-	t := strings.Join(strings.Fields(prompt), " ")
-	if len(t) > 60 {
-		t = t[:60] + "…"
+	first, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n\n")
+	t := strings.Join(strings.Fields(first), " ")
+	if r := []rune(t); len(r) > 60 {
+		t = string(r[:60]) + "…" // by runes: a cut byte would be invalid UTF-8
 	}
 	return t
 }
@@ -200,7 +242,7 @@ func (l *Loop) turn(ctx context.Context, req RunRequest, sid string, stored []se
 	}
 	conv := newConversation(system, stored)
 	user := llm.Message{Role: llm.RoleUser, Content: req.Prompt}
-	if err := l.persistKind(ctx, sid, req.PromptKind, user); err != nil {
+	if err := l.savePrompt(ctx, req, sid, user, on); err != nil {
 		return res, err
 	}
 	conv.current = []llm.Message{user}
@@ -220,13 +262,16 @@ func (l *Loop) turn(ctx context.Context, req RunRequest, sid string, stored []se
 		if req.EmulateTools {
 			creq.Messages, creq.Tools = emulatedView(creq.Messages), nil
 		}
+		var partial strings.Builder
 		resp, err := req.Provider.Stream(ctx, creq,
 			func(ev llm.Event) {
 				if ev.Type == llm.EventTextDelta {
+					partial.WriteString(ev.Text)
 					on(Event{Kind: EventText, Session: sid, Text: ev.Text})
 				}
 			})
 		if err != nil {
+			l.keepPartial(ctx, req, sid, partial.String(), err)
 			return res, err
 		}
 		l.addUsage(ctx, sid, &res, resp.Usage, on)
@@ -238,7 +283,7 @@ func (l *Loop) turn(ctx context.Context, req RunRequest, sid string, stored []se
 		conv.current = append(conv.current, msg)
 		if len(msg.ToolCalls) == 0 {
 			res.Text = msg.Content
-			if err := l.persist(ctx, sid, msg); err != nil {
+			if err := l.persist(ctx, req, sid, msg); err != nil {
 				return res, err
 			}
 			// Results that arrived while the model answered get one more
@@ -262,7 +307,7 @@ func (l *Loop) turn(ctx context.Context, req RunRequest, sid string, stored []se
 			batch = append(batch, out)
 			searched = searched || tc.Name == toolSearch
 		}
-		if err := l.persist(ctx, sid, batch...); err != nil {
+		if err := l.persist(ctx, req, sid, batch...); err != nil {
 			return res, err
 		}
 		if searched && !req.EmulateTools {
@@ -330,29 +375,7 @@ func (l *Loop) toolDefs(ctx context.Context, reg *tools.Registry, agent string, 
 	return defs, nil
 }
 
-func (l *Loop) persist(ctx context.Context, sid string, ms ...llm.Message) error {
-	return l.persistKind(ctx, sid, "", ms...)
-}
-
-// persistKind stores messages of one kind in one transaction.
-func (l *Loop) persistKind(ctx context.Context, sid, kind string, ms ...llm.Message) error {
-	stored := make([]sessions.Message, len(ms))
-	for i, m := range ms {
-		stored[i] = toStored(m)
-		stored[i].Kind = kind
-	}
-	return l.d.Sessions.Append(ctx, sid, stored...)
-}
-
 func addUsage(a, b llm.Usage) llm.Usage {
 	return llm.Usage{PromptTokens: a.PromptTokens + b.PromptTokens, CompletionTokens: a.CompletionTokens + b.CompletionTokens,
 		TotalTokens: a.TotalTokens + b.TotalTokens, Estimated: a.Estimated || b.Estimated}
-}
-
-func toStored(m llm.Message) sessions.Message {
-	out := sessions.Message{Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name}
-	for _, tc := range m.ToolCalls {
-		out.ToolCalls = append(out.ToolCalls, sessions.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
-	}
-	return out
 }

@@ -102,6 +102,10 @@ type Request struct {
 	Cwd      string     `json:"cwd,omitempty"`
 	Agent    string     `json:"agent,omitempty"`
 	Session  string     `json:"session,omitempty"`
+	// CallID is the tool call the request holds up (in Session), so the
+	// chat can ask on that call's card; empty for requests of other
+	// processes, whose calls no window shows.
+	CallID string `json:"call_id,omitempty"`
 	// Reason says why the action was flagged.
 	Reason   string    `json:"reason"`
 	Created  time.Time `json:"created"`

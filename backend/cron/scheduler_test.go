@@ -403,7 +403,7 @@ func TestStoreUpdate(t *testing.T) {
 		t.Fatalf("update lost history: %+v", up)
 	}
 	off, err := st.Update(ctx, Job{ID: j.ID, Agent: "b", Schedule: "@hourly", Prompt: "p"})
-	if err != nil || off.Enabled || !off.NextRun.IsZero() || off.Name != j.ID {
+	if err != nil || off.Enabled || !off.NextRun.IsZero() || off.Name != "P" {
 		t.Fatalf("update disabled: %+v %v", off, err)
 	}
 	if _, err := st.Update(ctx, Job{ID: "nope", Agent: "a", Schedule: "@daily", Prompt: "x", Enabled: true}); !errors.Is(err, ErrNotFound) {

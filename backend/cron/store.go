@@ -87,8 +87,9 @@ func scanJob(row interface{ Scan(...any) error }) (Job, error) {
 	return j, nil
 }
 
-// prepare trims and checks a job's fields and returns its next run from
-// now as stored ("" when not enabled). Errors wrap ErrInvalid.
+// prepare trims and checks a job's fields, names an unnamed job after its
+// prompt, and returns its next run from now as stored ("" when not
+// enabled). Errors wrap ErrInvalid.
 func (s *Store) prepare(j Job, enabled bool) (Job, string, error) {
 	j.Agent, j.Name, j.Prompt = strings.TrimSpace(j.Agent), strings.TrimSpace(j.Name), strings.TrimSpace(j.Prompt)
 	j.Schedule = strings.TrimSpace(j.Schedule)
@@ -97,6 +98,9 @@ func (s *Store) prepare(j Job, enabled bool) (Job, string, error) {
 		return Job{}, "", fmt.Errorf("%w: no agent", ErrInvalid)
 	case j.Prompt == "":
 		return Job{}, "", fmt.Errorf("%w: prompt is required", ErrInvalid)
+	}
+	if j.Name == "" {
+		j.Name = NameFromPrompt(j.Prompt)
 	}
 	sched, err := ParseSchedule(j.Schedule)
 	if err != nil {
@@ -123,9 +127,6 @@ func (s *Store) Add(ctx context.Context, j Job) (Job, error) {
 		b := make([]byte, 6)
 		_, _ = rand.Read(b)
 		j.ID = "cron-" + hex.EncodeToString(b)
-	}
-	if j.Name == "" {
-		j.Name = j.ID
 	}
 	_, err = s.db.ExecContext(ctx, `INSERT INTO cron_jobs (id, agent, name, schedule, prompt, enabled, next_run)
 		VALUES (?, ?, ?, ?, ?, 1, ?)`, j.ID, j.Agent, j.Name, j.Schedule, j.Prompt, next)
@@ -227,9 +228,6 @@ func (s *Store) Update(ctx context.Context, j Job) (Job, error) {
 	j, next, err := s.prepare(j, j.Enabled)
 	if err != nil {
 		return Job{}, err
-	}
-	if j.Name == "" {
-		j.Name = j.ID
 	}
 	res, err := s.db.ExecContext(ctx, `UPDATE cron_jobs SET agent = ?, name = ?, schedule = ?, prompt = ?,
 		enabled = ?, next_run = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`,

@@ -7,7 +7,6 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -17,11 +16,13 @@ var ErrNotFound = errors.New("session not found")
 
 // Session is one conversation with an agent.
 type Session struct {
-	ID               string `json:"id"`
-	Agent            string `json:"agent"`
-	ParentID         string `json:"parent_id,omitempty"`
-	Title            string `json:"title"`
-	Status           string `json:"status"`
+	ID       string `json:"id"`
+	Agent    string `json:"agent"`
+	ParentID string `json:"parent_id,omitempty"`
+	Title    string `json:"title"`
+	Status   string `json:"status"`
+	// Model is the model chosen for this chat in its header ("" = the agent's).
+	Model            string `json:"model"`
 	PromptTokens     int    `json:"prompt_tokens"`
 	CompletionTokens int    `json:"completion_tokens"`
 	Created          string `json:"created"`
@@ -61,9 +62,24 @@ type Message struct {
 	// Kind is one of the Kind constants ("" for ordinary messages).
 	Kind string `json:"kind,omitempty"`
 	// CoversThrough is, for a summary, the id of the last message it replaces.
-	CoversThrough int64  `json:"covers_through,omitempty"`
-	Created       string `json:"created"`
+	CoversThrough int64 `json:"covers_through,omitempty"`
+	// Model is the model that wrote an assistant message.
+	Model string `json:"model,omitempty"`
+	// Incomplete says why a stored reply is partial (an Incomplete
+	// constant); "" for a complete message.
+	Incomplete string `json:"incomplete,omitempty"`
+	Created    string `json:"created"`
 }
+
+// Why a stored assistant reply is partial.
+const (
+	// IncompleteStopped: the user stopped the turn while the reply streamed.
+	IncompleteStopped = "stopped"
+	// IncompleteDropped: the connection to the model broke off.
+	IncompleteDropped = "dropped"
+	// IncompleteError: another failure cut the reply short.
+	IncompleteError = "error"
+)
 
 // Store is the session store; SQLStore is the SQLite implementation.
 type Store interface {
@@ -71,7 +87,14 @@ type Store interface {
 	Get(ctx context.Context, id string) (Session, error)
 	List(ctx context.Context, agent string, limit int) ([]Session, error)
 	Append(ctx context.Context, id string, msgs ...Message) error
+	// ReplaceFrom removes the user message from (0 = none) and every later
+	// message, then appends msgs, in one transaction; it returns their ids.
+	ReplaceFrom(ctx context.Context, id string, from int64, msgs ...Message) ([]int64, error)
 	History(ctx context.Context, id string, limit int) ([]Message, error)
+	// Search finds sessions whose title or conversation contains query.
+	Search(ctx context.Context, agent, query string, limit int) ([]SearchHit, error)
+	// SetModel records the model chosen for a chat ("" = the agent's).
+	SetModel(ctx context.Context, id, model string) error
 	AddUsage(ctx context.Context, id string, prompt, completion int) error
 	SetStatus(ctx context.Context, id, status string) error
 	Delete(ctx context.Context, id string) error
@@ -91,11 +114,11 @@ func newID() string {
 	return "s-" + hex.EncodeToString(b)
 }
 
-const sessionCols = `id, agent_key, parent_id, title, status, prompt_tokens, completion_tokens, created_at, updated_at`
+const sessionCols = `id, agent_key, parent_id, title, status, model, prompt_tokens, completion_tokens, created_at, updated_at`
 
 func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	var s Session
-	err := row.Scan(&s.ID, &s.Agent, &s.ParentID, &s.Title, &s.Status, &s.PromptTokens, &s.CompletionTokens, &s.Created, &s.Updated)
+	err := row.Scan(&s.ID, &s.Agent, &s.ParentID, &s.Title, &s.Status, &s.Model, &s.PromptTokens, &s.CompletionTokens, &s.Created, &s.Updated)
 	return s, err
 }
 
@@ -110,8 +133,8 @@ func (st *SQLStore) Create(ctx context.Context, s Session) (Session, error) {
 	if s.Status == "" {
 		s.Status = "active"
 	}
-	_, err := st.db.ExecContext(ctx, `INSERT INTO sessions (id, agent_key, parent_id, title, status) VALUES (?, ?, ?, ?, ?)`,
-		s.ID, s.Agent, s.ParentID, s.Title, s.Status)
+	_, err := st.db.ExecContext(ctx, `INSERT INTO sessions (id, agent_key, parent_id, title, status, model) VALUES (?, ?, ?, ?, ?, ?)`,
+		s.ID, s.Agent, s.ParentID, s.Title, s.Status, s.Model)
 	if err != nil {
 		return Session{}, fmt.Errorf("create session: %w", err)
 	}
@@ -152,66 +175,6 @@ func (st *SQLStore) List(ctx context.Context, agent string, limit int) ([]Sessio
 	return out, rows.Err()
 }
 
-// Append adds messages in order, in one transaction.
-func (st *SQLStore) Append(ctx context.Context, id string, msgs ...Message) error {
-	tx, err := st.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("append to %s: %w", id, err)
-	}
-	defer func() { _ = tx.Rollback() }()
-	res, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`, id)
-	if err != nil {
-		return fmt.Errorf("append to %s: %w", id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("%w: %s", ErrNotFound, id)
-	}
-	for _, m := range msgs {
-		calls := m.ToolCalls
-		if calls == nil {
-			calls = []ToolCall{}
-		}
-		raw, err := json.Marshal(calls)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, name, kind, covers_through)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, m.Role, m.Content, string(raw), m.ToolCallID, m.Name, m.Kind, m.CoversThrough); err != nil {
-			return fmt.Errorf("append %s message to %s: %w", m.Role, id, err)
-		}
-	}
-	return tx.Commit()
-}
-
-// History returns the last limit messages (all when limit <= 0), oldest first.
-func (st *SQLStore) History(ctx context.Context, id string, limit int) ([]Message, error) {
-	if _, err := st.Get(ctx, id); err != nil {
-		return nil, err
-	}
-	if limit <= 0 {
-		limit = -1
-	}
-	rows, err := st.db.QueryContext(ctx, `SELECT id, role, content, tool_calls, tool_call_id, name, kind, covers_through, created_at FROM (
-		SELECT * FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id`, id, limit)
-	if err != nil {
-		return nil, fmt.Errorf("history of %s: %w", id, err)
-	}
-	defer rows.Close()
-	var out []Message
-	for rows.Next() {
-		var m Message
-		var raw string
-		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &raw, &m.ToolCallID, &m.Name, &m.Kind, &m.CoversThrough, &m.Created); err != nil {
-			return nil, fmt.Errorf("history of %s: %w", id, err)
-		}
-		if err := json.Unmarshal([]byte(raw), &m.ToolCalls); err != nil {
-			return nil, fmt.Errorf("message %d: tool calls are corrupt: %w", m.ID, err)
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
-}
-
 // AddUsage adds token counts to a session.
 func (st *SQLStore) AddUsage(ctx context.Context, id string, prompt, completion int) error {
 	_, err := st.db.ExecContext(ctx, `UPDATE sessions SET prompt_tokens = prompt_tokens + ?,
@@ -227,6 +190,18 @@ func (st *SQLStore) SetStatus(ctx context.Context, id, status string) error {
 	res, err := st.db.ExecContext(ctx, `UPDATE sessions SET status = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`, status, id)
 	if err != nil {
 		return fmt.Errorf("status of %s: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return nil
+}
+
+// SetModel records the model chosen for a chat ("" = the agent's).
+func (st *SQLStore) SetModel(ctx context.Context, id, model string) error {
+	res, err := st.db.ExecContext(ctx, `UPDATE sessions SET model = ? WHERE id = ?`, model, id)
+	if err != nil {
+		return fmt.Errorf("model of %s: %w", id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("%w: %s", ErrNotFound, id)

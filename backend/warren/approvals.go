@@ -71,6 +71,7 @@ func (w *Warren) approveTool(ctx context.Context, info tools.Info, args json.Raw
 		Cwd:      firstNonEmpty(cc.Workspace, w.workspace),
 		Agent:    cc.Agent,
 		Session:  cc.SandboxKey,
+		CallID:   cc.CallID,
 		Reason:   fmt.Sprintf("%s is %s and requires confirmation", info.Name, info.Danger),
 	})
 	if err != nil {

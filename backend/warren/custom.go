@@ -2,10 +2,12 @@ package warren
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
 
+	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/tools"
 	"github.com/warren-dev/warren/tools/custom"
 	"github.com/warren-dev/warren/tools/runtime"
@@ -37,8 +39,16 @@ func (w *Warren) initCustomTools(ctx context.Context, sh *runtime.Shell) error {
 	return w.reloadCustomTools(ctx, true)
 }
 
-// SaveCustomTool stores a definition and reloads the registry at once.
+// SaveCustomTool stores a definition and reloads the registry at once. A
+// tool bound to an agent that does not exist is refused: no one could call it.
 func (w *Warren) SaveCustomTool(ctx context.Context, d custom.Definition) error {
+	if d.Agent != "" {
+		if _, err := w.db.GetAgent(ctx, d.Agent); errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("custom tool %q: %w %q: choose an existing agent, or none for every agent", d.Name, ErrUnknownAgent, d.Agent)
+		} else if err != nil {
+			return err
+		}
+	}
 	if err := w.custom.store.Save(ctx, d); err != nil {
 		return err
 	}

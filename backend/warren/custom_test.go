@@ -3,6 +3,7 @@ package warren_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +81,12 @@ func TestCustomToolsEndToEnd(t *testing.T) {
 		Command: "true", Parameters: json.RawMessage(`{"type":"object"}`)}))
 	if !seen(w, "coder", "only_coder") || seen(w, "default", "only_coder") {
 		t.Fatal("per-agent tool scoping is wrong")
+	}
+	// A tool bound to an agent that does not exist is refused with a clear error.
+	err = w.SaveCustomTool(ctx, custom.Definition{Name: "orphan", Description: "x", Enabled: true, Agent: "ghost",
+		Command: "true", Parameters: json.RawMessage(`{"type":"object"}`)})
+	if !errors.Is(err, warren.ErrUnknownAgent) || !strings.Contains(err.Error(), `"ghost"`) {
+		t.Fatalf("tool for a missing agent: %v", err)
 	}
 	must(w.DeleteCustomTool(ctx, "greet", ""))
 	if seen(w, "", "greet") {

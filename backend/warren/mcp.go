@@ -276,6 +276,17 @@ func (w *Warren) AddMCPServer(ctx context.Context, s mcp.Server) error {
 	return w.SaveMCPServer(ctx, s, mcp.ReplaceSecrets)
 }
 
+// AddMCPServerOffered adds a server as AddMCPServer does and, with offer,
+// offers its tools to agents (the also-allow entry group:mcp:NAME): a
+// server added in the window is meant to be used, so the form offers it
+// by default.
+func (w *Warren) AddMCPServerOffered(ctx context.Context, s mcp.Server, offer bool) error {
+	if err := w.AddMCPServer(ctx, s); err != nil || !offer {
+		return err
+	}
+	return w.SetMCPOffered(ctx, s.Name, true)
+}
+
 // UpdateMCPServer saves an edited server: stored env and header values stay
 // unless s gives a new value (an empty one deletes the key), and the
 // per-tool switches stay as stored (SetMCPToolEnabled changes them).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 
 	"github.com/warren-dev/warren/backend/mcp"
 	"github.com/warren-dev/warren/backend/mcp/mcpconfig"
@@ -16,15 +17,86 @@ type MCPImportReport struct {
 	Added    []string `json:"added"`
 	Replaced []string `json:"replaced"`
 	// Skipped servers already exist (import again with replace to overwrite).
-	Skipped  []string `json:"skipped"`
+	Skipped []string `json:"skipped"`
+	// Disabled are imported servers stored switched off: the user left
+	// them off, the file disables them, or they download code on start.
+	Disabled []string `json:"disabled"`
 	Warnings []string `json:"warnings"`
 }
 
+// MCPImportChoice is one server the user chose to import, and whether
+// Warren runs it.
+type MCPImportChoice struct {
+	Name    string `json:"name"`
+	Enabled bool   `json:"enabled"`
+}
+
+// MCPImportRequest imports the chosen servers of a document: pasted Text,
+// or the known config at Path (see FindMCPConfigs).
+type MCPImportRequest struct {
+	Text string `json:"text,omitempty"`
+	Path string `json:"path,omitempty"`
+	// Servers are the ones to import; a name Warren has already is replaced.
+	Servers []MCPImportChoice `json:"servers"`
+	// Offer adds each imported server to the policy's also-allow list, so
+	// agents are offered its tools.
+	Offer bool `json:"offer"`
+}
+
 // ImportMCPServers reads an mcpServers JSON document (Claude Desktop,
-// Cursor, VS Code) and stores its servers. Existing servers are kept unless
-// replace is set; problems with one server never lose the others.
+// Cursor, VS Code) and stores its servers, each switched on as its preview
+// suggests: a server that downloads code when it starts is stored disabled
+// (see MCPPreviewServer.Enable). Existing servers are kept unless replace
+// is set; problems with one server never lose the others.
 func (w *Warren) ImportMCPServers(ctx context.Context, data []byte, replace bool) (MCPImportReport, error) {
-	var rep MCPImportReport
+	p, err := w.PreviewMCPImport(ctx, data)
+	if err != nil {
+		return MCPImportReport{}, err
+	}
+	var choices []MCPImportChoice
+	var skipped []string
+	for _, s := range p.Servers {
+		if s.Exists && !replace {
+			skipped = append(skipped, s.Name)
+			continue
+		}
+		choices = append(choices, MCPImportChoice{Name: s.Name, Enabled: s.Enable})
+	}
+	rep, err := w.importMCPChoices(ctx, data, choices, false)
+	rep.Skipped = append(rep.Skipped, skipped...)
+	return rep, err
+}
+
+// ImportMCPSelection imports exactly the chosen servers of a pasted
+// document or a known config file, each enabled or not as chosen; a chosen
+// name Warren has already is replaced. Importing Claude Desktop's config
+// answers the first-run offer.
+func (w *Warren) ImportMCPSelection(ctx context.Context, req MCPImportRequest, opts mcpconfig.PathOptions) (MCPImportReport, error) {
+	data := []byte(req.Text)
+	var from mcpconfig.KnownConfig
+	switch {
+	case req.Path != "" && req.Text != "":
+		return MCPImportReport{}, errors.New("import from pasted text or from a file, not both")
+	case req.Path != "":
+		var err error
+		if from, data, err = readKnownMCPConfig(opts, req.Path); err != nil {
+			return MCPImportReport{}, err
+		}
+	}
+	rep, err := w.importMCPChoices(ctx, data, req.Servers, req.Offer)
+	if err != nil {
+		return rep, err
+	}
+	if from.Client == mcpconfig.ClientClaudeDesktop {
+		return rep, w.db.SetSetting(ctx, settingClaudeOffer, "imported")
+	}
+	return rep, nil
+}
+
+// importMCPChoices stores the chosen servers of data, replacing existing
+// ones, and applies them.
+func (w *Warren) importMCPChoices(ctx context.Context, data []byte, choices []MCPImportChoice, offer bool) (MCPImportReport, error) {
+	rep := MCPImportReport{Added: []string{}, Replaced: []string{}, Skipped: []string{}, Disabled: []string{}, Warnings: []string{}}
 	servers, warnings, err := mcpconfig.Parse(data)
 	if err != nil {
 		return rep, err
@@ -33,19 +105,21 @@ func (w *Warren) ImportMCPServers(ctx context.Context, data []byte, replace bool
 		rep.Warnings = append(rep.Warnings, wn.String())
 	}
 	store := w.MCP().Store()
-	for _, s := range servers {
+	for _, c := range choices {
+		i := slices.IndexFunc(servers, func(s mcpconfig.Server) bool { return s.Name == c.Name })
+		if i < 0 {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("server %q is not in the file (not imported)", c.Name))
+			continue
+		}
+		s := servers[i]
 		_, err := store.Get(ctx, s.Name)
 		exists := err == nil
 		if err != nil && !errors.Is(err, mcp.ErrNotFound) {
 			return rep, err
 		}
-		if exists && !replace {
-			rep.Skipped = append(rep.Skipped, s.Name)
-			continue
-		}
 		srv := mcp.Server{
 			Name: s.Name, Transport: mcp.Transport(s.Transport), Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd,
-			URL: s.URL, Headers: s.Headers, Enabled: !s.Disabled,
+			URL: s.URL, Headers: s.Headers, Enabled: c.Enabled,
 		}
 		if err := store.Save(ctx, srv, mcp.ReplaceSecrets); err != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("server %q: %v (not imported)", s.Name, err))
@@ -55,6 +129,14 @@ func (w *Warren) ImportMCPServers(ctx context.Context, data []byte, replace bool
 			rep.Replaced = append(rep.Replaced, s.Name)
 		} else {
 			rep.Added = append(rep.Added, s.Name)
+		}
+		if !c.Enabled {
+			rep.Disabled = append(rep.Disabled, s.Name)
+		}
+		if offer {
+			if err := w.SetAlsoAllow(ctx, mcpAlsoAllowEntry(s.Name), true); err != nil {
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("server %q: imported, but its tools could not be offered to agents: %v", s.Name, err))
+			}
 		}
 	}
 	return rep, w.reloadMCP(ctx, true)
@@ -125,7 +207,8 @@ func (w *Warren) ClaudeDesktopImportOffer(ctx context.Context, opts mcpconfig.Pa
 }
 
 // AnswerClaudeDesktopOffer imports (accept) or dismisses the offer; either
-// way it is not shown again.
+// way it is not shown again. Accepting imports every server Warren lacks as
+// its preview suggests: those that download code on start stay disabled.
 func (w *Warren) AnswerClaudeDesktopOffer(ctx context.Context, accept bool, opts mcpconfig.PathOptions) (MCPImportReport, error) {
 	var rep MCPImportReport
 	if accept {

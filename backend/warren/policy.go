@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -171,6 +170,9 @@ func (w *Warren) denialReason(reg *tools.Registry, tool, profile, agent string) 
 	if err != nil {
 		return err.Error()
 	}
+	if x.Summary != "" {
+		return x.Summary // one sentence naming what decided, for people and models alike
+	}
 	reason := "removed by policy"
 	for _, st := range x.Steps {
 		if st.Outcome == policy.OutcomeRemoved {
@@ -325,15 +327,7 @@ func (w *Warren) engineFor(agent string) *policy.Engine {
 		ps.agentEngines[agent] = ae
 		return ae.eng
 	}
-	cfg := ps.cfg
-	cfg.Agents = maps.Clone(cfg.Agents)
-	if cfg.Agents == nil {
-		cfg.Agents = map[string]policy.AgentPolicy{}
-	}
-	ap := cfg.Agents[agent]
-	ap.Allow = append(slices.Clone(ap.Allow), a.Allow...)
-	ap.Deny = append(slices.Clone(ap.Deny), a.Deny...)
-	cfg.Agents[agent] = ap
+	cfg := mergeAgentLists(ps.cfg, a) // AllowToolForAgent judges with the same merge
 	eng, err := policy.NewEngine(cfg)
 	if err != nil {
 		// A malformed entry must not widen anything: deny this agent everything.

@@ -32,6 +32,9 @@ type RunRequest struct {
 	// ParentSession and Depth are set when a subagent runs.
 	ParentSession string
 	Depth         int
+	// ReplaceFrom, when set, is the id of a user message of Session that
+	// Prompt replaces (edit and resend, regenerate); see agent.RunRequest.
+	ReplaceFrom int64
 	// provider carries a parent's resolved model to its subagents and to
 	// the turns that answer their results (set internally).
 	provider llm.Provider
@@ -60,6 +63,7 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 		}
 		return agent.Result{}, err
 	}
+	chosen := w.chosenModel(ctx, &req)
 	prov, model, emulate := req.provider, req.Model, req.EmulateTools
 	if prov == nil {
 		var mode string
@@ -105,6 +109,7 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 		Agent: a.Key, User: "local", Session: req.Session, Prompt: req.Prompt, PromptKind: req.promptKind,
 		Provider: prov, Model: model, Workspace: ws, Sandbox: sandboxMode, Network: a.Network, Profile: a.Profile,
 		ParentSession: req.ParentSession, Depth: req.Depth, EmulateTools: emulate,
+		ReplaceFrom: req.ReplaceFrom, SessionModel: chosen,
 	}, on)
 }
 

@@ -69,6 +69,9 @@ type sandboxes struct {
 	mu       sync.Mutex
 	settings SandboxSettings
 	pod      *podman.Manager
+
+	// tests keeps the last real sandbox test (TestSandbox).
+	tests sandboxTests
 }
 
 func loadSandbox(ctx context.Context, w *Warren) (*sandboxes, error) {
@@ -121,6 +124,7 @@ func (w *Warren) SetSandboxSettings(ctx context.Context, s SandboxSettings) erro
 	sb.mu.Unlock()
 	if old != nil {
 		_ = old.Close(ctx)
+		w.forgetSandboxTest() // it tested the old image
 	}
 	return nil
 }
@@ -266,7 +270,11 @@ func (w *Warren) PruneSandbox(ctx context.Context, all bool) ([]podman.Pruned, e
 
 // BuildSandboxImage builds the sandbox image offline (or pulls from).
 func (w *Warren) BuildSandboxImage(ctx context.Context, from string) (podman.ImageReport, error) {
-	return w.podman().BuildImage(ctx, podman.ImageOptions{From: from})
+	rep, err := w.podman().BuildImage(ctx, podman.ImageOptions{From: from})
+	if err == nil {
+		w.forgetSandboxTest() // a test that failed on the missing image is stale
+	}
+	return rep, err
 }
 
 // mcpSandboxCommand builds the command that runs a sandboxed stdio MCP

@@ -30,6 +30,9 @@ var settingSpecs = map[string]settingSpec{
 	SettingAllowHardLinks: {def: "false", check: parseBoolSetting,
 		desc: "let the file tools read, search, change and delete regular files that have more than one hard link " +
 			"(off: such a file can be a second name for a file outside the workspace)"},
+	// First run (onboarding.go).
+	SettingFirstRunDone: {def: "false", check: parseBoolSetting,
+		desc: "the first-run setup was finished or skipped (false: the window opens it on start)"},
 }
 
 func parseBoolSetting(v string) (string, error) {

@@ -33,9 +33,17 @@ describe('inventory', () => {
     expect(read.querySelector('.danger')?.textContent).toBe('safe');
     expect(read.querySelector('.danger')?.classList.contains('safe')).toBe(true);
     expect(row('exec').querySelector('.danger')?.textContent).toBe('critical');
-    expect(row('write_file').querySelector('.confirm')).toBeTruthy();
+    expect(row('write_file').querySelector('.confirm')?.textContent).toBe('asks first');
     expect(read.querySelector('.confirm')).toBeNull();
-    expect(read.querySelector('.class')?.textContent).toBe('static');
+    // Badges say what they mean on hover and to screen readers; "static"
+    // (every tool here) is not shown at all.
+    expect(read.querySelector('.class')).toBeNull();
+    expect(read.querySelector('.danger')?.getAttribute('title')).toBe('Safe: it only reads or reports; it changes nothing.');
+    expect(row('write_file').querySelector('.confirm')?.getAttribute('title')).toMatch(/^Asks first: every call waits until you allow it/);
+    const described = within(row('write_file')).getAllByRole('button')[0];
+    const desc = document.getElementById(described.getAttribute('aria-describedby') ?? '');
+    expect(desc?.textContent).toContain('Asks first');
+    expect(desc?.textContent).toContain('Caution:');
 
     const webStatus = within(row('web_fetch')).getByTestId('status');
     expect(webStatus.textContent?.trim()).toBe('blocked');
@@ -46,9 +54,17 @@ describe('inventory', () => {
     expect((screen.getByRole('radio', { name: 'coding' }) as HTMLInputElement).checked).toBe(true);
   });
 
-  it('switches profile through the API and re-queries the tools', async () => {
+  it('asks before switching the global profile, saying what changes, then switches and re-queries', async () => {
     const { api, user } = await renderApp();
+    expect(screen.getByRole('radiogroup', { name: 'Tool profile' }).textContent).toContain('for every agent');
     await user.click(screen.getByRole('radio', { name: 'minimal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change the tool profile for every agent?' });
+    expect(await within(dialog).findByText('Switching to minimal blocks 3 tools for every agent: exec, read_file and write_file.')).toBeTruthy();
+    expect(dialog.textContent).toContain('It is not a view filter.');
+    expect(api.setActiveProfile).not.toHaveBeenCalled();
+    expect((screen.getByRole('radio', { name: 'coding' }) as HTMLInputElement).checked).toBe(true);
+    await user.click(within(dialog).getByRole('button', { name: 'Switch to minimal' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(api.setActiveProfile).toHaveBeenCalledWith('minimal');
     await screen.findByText('5 tools · 1 allowed under minimal');
     expect(api.tools).toHaveBeenLastCalledWith('minimal', 'default');
@@ -56,11 +72,32 @@ describe('inventory', () => {
     expect(within(row('session_status')).getByTestId('status').textContent?.trim()).toBe('allowed');
   });
 
+  it('Cancel keeps the profile, the radios and the list as they were', async () => {
+    const { api, user } = await renderApp();
+    await user.click(screen.getByRole('radio', { name: 'messaging' }));
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByText(/^Switching to messaging blocks 3 tools for every agent: exec, read_file and write_file\.$/);
+    expect(within(dialog).getByText('It allows 1 tool for every agent: web_fetch.')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.setActiveProfile).not.toHaveBeenCalled();
+    expect((screen.getByRole('radio', { name: 'coding' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('radio', { name: 'messaging' }) as HTMLInputElement).checked).toBe(false);
+    expect(screen.getByText('5 tools · 4 allowed under coding')).toBeTruthy();
+    // Escape cancels too.
+    await user.click(screen.getByRole('radio', { name: 'full' }));
+    await screen.findByRole('dialog');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.setActiveProfile).not.toHaveBeenCalled();
+  });
+
   it('keeps the old profile and shows the error when switching fails', async () => {
     const api = fakeApi();
     api.setActiveProfile.mockRejectedValueOnce('profile store is read-only');
     const { user } = await renderApp(api);
     await user.click(screen.getByRole('radio', { name: 'full' }));
+    await user.click(await screen.findByRole('button', { name: 'Switch to full' }));
     const banner = await screen.findByRole('alert');
     expect(banner.textContent).toContain('profile store is read-only');
     expect((screen.getByRole('radio', { name: 'coding' }) as HTMLInputElement).checked).toBe(true);
@@ -115,12 +152,18 @@ describe('inventory', () => {
     expect(within(details).getByText('Writes content to a file.')).toBeTruthy();
 
     await user.click(within(details).getByRole('button', { name: 'Why allowed?' }));
-    expect(await within(details).findByText('agent deny list')).toBeTruthy();
+    // One sentence first; the engine's trace is folded below it.
+    expect((await within(details).findByTestId('why-sentence')).textContent).toBe('write_file is allowed: the profile “coding” includes it.');
     expect(api.explain).toHaveBeenCalledWith('write_file', 'coding', 'default');
-    expect(within(details).getByText('profile coding for agent default')).toBeTruthy();
+    const trace = details.querySelector('details.trace-box') as HTMLDetailsElement;
+    expect(trace.open).toBe(false);
+    expect(within(trace).getByText('How the policy decided (2 steps)')).toBeTruthy();
+    expect(within(trace).getByText('agent deny list')).toBeTruthy();
+    expect(within(trace).getByText('profile coding for agent default')).toBeTruthy();
 
     // Switching profile refreshes the open explanation.
     await user.click(screen.getByRole('radio', { name: 'minimal' }));
+    await user.click(await screen.findByRole('button', { name: 'Switch to minimal' }));
     await waitFor(() => expect(api.explain).toHaveBeenLastCalledWith('write_file', 'minimal', 'default'));
     expect(await within(row('write_file')).findByText('profile minimal for agent default')).toBeTruthy();
 
@@ -128,6 +171,62 @@ describe('inventory', () => {
     await user.keyboard(' ');
     expect(button.getAttribute('aria-expanded')).toBe('false');
     expect(within(row('write_file')).queryByRole('table')).toBeNull();
+  });
+
+  it('"Why blocked?" leads with one sentence and allows the tool for this agent only', async () => {
+    const { api, user } = await renderApp();
+    await user.click(within(row('web_fetch')).getAllByRole('button')[0]);
+    await user.click(within(row('web_fetch')).getByRole('button', { name: 'Why blocked?' }));
+    const sentence = await within(row('web_fetch')).findByTestId('why-sentence');
+    expect(sentence.textContent).toBe('web_fetch is blocked because the profile “coding” does not include it.');
+    await user.click(within(row('web_fetch')).getByRole('button', { name: 'Allow for this agent' }));
+    expect(api.allowToolForAgent).toHaveBeenCalledWith('default', 'web_fetch');
+    await waitFor(() => expect(within(row('web_fetch')).getByTestId('status').textContent?.trim()).toBe('allowed'));
+    expect(within(row('web_fetch')).getByRole('status').textContent).toBe('web_fetch is now allowed for agent default.');
+    expect((await within(row('web_fetch')).findByTestId('why-sentence')).textContent).toBe(
+      "web_fetch is allowed: agent “default”'s also-allow list adds it back.",
+    );
+    expect(api.setActiveProfile).not.toHaveBeenCalled();
+    // And back.
+    await user.click(within(row('web_fetch')).getByRole('button', { name: 'Stop allowing for this agent' }));
+    expect(api.stopAllowingToolForAgent).toHaveBeenCalledWith('default', 'web_fetch');
+    await waitFor(() => expect(within(row('web_fetch')).getByTestId('status').textContent?.trim()).toBe('blocked'));
+  });
+
+  it('says when a deny binds every agent, and shows a refusal as one sentence', async () => {
+    const api = fakeApi();
+    api.state.globalDeny = ['web_fetch'];
+    const { user } = await renderApp(api);
+    await user.click(within(row('web_fetch')).getAllByRole('button')[0]);
+    await user.click(within(row('web_fetch')).getByRole('button', { name: 'Why blocked?' }));
+    expect((await within(row('web_fetch')).findByTestId('why-hard')).textContent).toContain(
+      'It is on the global deny list (entry “web_fetch”), which applies to every agent',
+    );
+    expect(within(row('web_fetch')).queryByRole('button', { name: 'Allow for this agent' })).toBeNull();
+
+    // A refusal the UI could not foresee reads as the backend's sentence.
+    api.allowToolForAgent.mockRejectedValueOnce('exec is denied to agent "default" by its deny entry "group:runtime", which covers other tools too: edit the agent\'s deny list in Agents.');
+    api.state.active = 'minimal';
+    await user.click(screen.getByRole('radio', { name: 'minimal' }));
+    await user.click(await screen.findByRole('button', { name: 'Switch to minimal' }));
+    await user.click(within(row('exec')).getAllByRole('button')[0]);
+    await user.click(within(row('exec')).getByRole('button', { name: 'Why blocked?' }));
+    await user.click(await within(row('exec')).findByRole('button', { name: 'Allow for this agent' }));
+    expect((await within(row('exec')).findByRole('alert')).textContent?.trim()).toBe(
+      'exec is denied to agent "default" by its deny entry "group:runtime", which covers other tools too: edit the agent\'s deny list in Agents.',
+    );
+  });
+
+  it('reports window focus to the backend for native prompts', async () => {
+    const { api } = await renderApp();
+    expect(api.setWindowFocused).toHaveBeenCalled();
+    window.dispatchEvent(new FocusEvent('blur'));
+    await waitFor(() => expect(api.state.focused).toBe(false));
+    window.dispatchEvent(new FocusEvent('focus'));
+    await waitFor(() => expect(api.state.focused).toBe(true));
+    const calls = api.setWindowFocused.mock.calls.length;
+    window.dispatchEvent(new FocusEvent('focus'));
+    expect(api.setWindowFocused.mock.calls.length).toBe(calls); // only changes are sent
   });
 
   it('keeps a tool expanded while it is filtered out and back', async () => {

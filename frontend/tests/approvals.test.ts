@@ -7,6 +7,7 @@ import {
   formatCountdown,
   fractionLeft,
   localTime,
+  requestForCall,
   secondsLeft,
   shellLine,
 } from '../src/lib/approvals';
@@ -284,6 +285,8 @@ describe('navigation', () => {
     const chat = screen.getByRole('tab', { name: 'Chat' });
     expect(chat.getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tabpanel', { name: 'Chat' })).toBeTruthy();
+    // Entering Chat puts the caret in the message box; move it to the tabs.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' })));
 
     chat.focus();
     await user.keyboard('{ArrowRight}');
@@ -323,5 +326,112 @@ describe('inventory freshness', () => {
     expect(api.tools.mock.calls.length).toBe(calls);
     await user.click(screen.getByRole('tab', { name: 'Tools' }));
     await waitFor(() => expect(api.tools.mock.calls.length).toBe(calls + 1));
+  });
+});
+
+describe('approvals in the chat', () => {
+  it('links a request to its tool call by call id and tool', () => {
+    const a = makeRequest({ call_id: 'c1', tool: 'exec' });
+    const b = makeRequest({ call_id: 'c1', tool: 'delete_file' });
+    const foreign = makeRequest({ call_id: 'c2', tool: 'exec', origin: { pid: 1, process: 'warren mcp serve' } });
+    expect(requestForCall([a, b, foreign], 'c1', 'exec')).toBe(a);
+    expect(requestForCall([a, b], 'c1', 'delete_file')).toBe(b);
+    expect(requestForCall([a, b, foreign], 'c2', 'exec')).toBeNull();
+    expect(requestForCall([a, makeRequest({ tool: 'exec' })], '', 'exec')).toBeNull();
+  });
+
+  async function chatWithCall(api = fakeApi()) {
+    const user = userEvent.setup();
+    render(App, { props: { api, initialTab: 'chat' } });
+    await waitFor(() => expect(api.pendingApprovals).toHaveBeenCalled());
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+    await user.type(box, 'clean up{Enter}');
+    await waitFor(() => expect(api.sendMessage).toHaveBeenCalled());
+    api.emitAgent({ kind: 'session', session: 'sess-1' });
+    api.emitAgent({ kind: 'tool_start', session: 'sess-1', tool: 'exec', call_id: 'call_9', args: '{"command":"rm old.log"}' });
+    const card = await waitFor(() => {
+      const el = document.querySelector<HTMLElement>('[data-call-id="call_9"]');
+      if (!el) throw new Error('no card');
+      return el;
+    });
+    return { api, user, card };
+  }
+
+  it('asks on the waiting tool card, and answering there settles it everywhere', async () => {
+    const { api, user, card } = await chatWithCall();
+    expect(within(card).getByTestId('tool-status').textContent).toBe('running…');
+    const req = api.request({
+      tool: 'exec',
+      call_id: 'call_9',
+      session: 'sess-1',
+      summary: 'rm old.log',
+      commands: [['rm', 'old.log']],
+      reason: 'rm deletes files outside the sandbox',
+    });
+    // Another call's request does not show on this card.
+    api.request({ tool: 'exec', call_id: 'call_other', summary: 'ls' });
+    await waitFor(() => expect(within(card).getByTestId('tool-status').textContent).toBe('waiting for your approval'));
+    const ask = within(card).getByTestId('inline-approval');
+    expect(within(ask).getByTestId('inline-command').textContent).toBe('rm old.log');
+    expect(within(ask).getByTestId('inline-reason').textContent).toBe('rm deletes files outside the sandbox');
+    expect(within(ask).getByTestId('inline-countdown').textContent?.trim()).toMatch(/^[12]:\d\d left$/);
+    expect(within(card).getByRole('group', { name: 'Allow exec to run this?' })).toBe(ask);
+    expect(within(ask).getByRole('button', { name: 'Always allow' }).getAttribute('title')).toBe('Never ask again for exactly: rm old.log');
+    expect(badge()).toBe('2');
+
+    await user.click(within(ask).getByRole('button', { name: 'Allow once' }));
+    expect(api.answerApproval).toHaveBeenCalledWith(req.id, 'allow-once');
+    await waitFor(() => expect(within(card).queryByTestId('inline-approval')).toBeNull());
+    expect(within(card).getByTestId('tool-status').textContent).toBe('running…');
+    expect(badge()).toBe('1'); // the other request still waits in the queue
+    expect(api.state.audit[0]).toMatchObject({ request_id: req.id, decision: 'allow-once' });
+  });
+
+  it('hides the toast while the asking card is on screen', async () => {
+    // jsdom has no layout: this observer reports every card as on screen.
+    const observed: Element[] = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(private cb: IntersectionObserverCallback) {}
+        observe(el: Element) {
+          observed.push(el);
+          this.cb([{ isIntersecting: true, target: el } as IntersectionObserverEntry], this as unknown as IntersectionObserver);
+        }
+        disconnect() {}
+      },
+    );
+    try {
+      const { api, card } = await chatWithCall();
+      // Another call's request: no card shows it, so its toast stays.
+      const other = api.request({ tool: 'exec', call_id: 'call_elsewhere', summary: 'ls' });
+      await screen.findByTestId('approval-toast');
+      await api.answerApproval(other.id, 'deny');
+      await waitFor(() => expect(screen.queryByTestId('approval-toast')).toBeNull());
+      api.request({ tool: 'exec', call_id: 'call_9', summary: 'rm old.log' });
+      await within(card).findByTestId('inline-approval');
+      expect(observed).toHaveLength(1);
+      expect(screen.queryByTestId('approval-toast')).toBeNull();
+      expect(badge()).toBe('1'); // still counted in the queue
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('takes the request away when it is answered elsewhere, and Deny denies', async () => {
+    const { api, user, card } = await chatWithCall();
+    const first = api.request({ tool: 'exec', call_id: 'call_9', summary: 'rm old.log' });
+    await within(card).findByTestId('inline-approval');
+    await api.answerApproval(first.id, 'deny'); // the Approvals tab, a dialog…
+    await waitFor(() => expect(within(card).queryByTestId('inline-approval')).toBeNull());
+
+    // One exec may ask again for its next command.
+    const second = api.request({ tool: 'exec', call_id: 'call_9', summary: 'rm other.log' });
+    const ask = await within(card).findByTestId('inline-approval');
+    expect(within(ask).getByTestId('inline-command').textContent).toBe('rm other.log');
+    await user.click(within(ask).getByRole('button', { name: 'Deny' }));
+    expect(api.answerApproval).toHaveBeenLastCalledWith(second.id, 'deny');
+    api.emitAgent({ kind: 'tool_end', tool: 'exec', call_id: 'call_9', code: 'PermissionDenied', result: 'PermissionDenied: not approved' });
+    await waitFor(() => expect(within(card).getByTestId('tool-status').textContent).toBe('PermissionDenied'));
   });
 });

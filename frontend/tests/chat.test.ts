@@ -59,7 +59,7 @@ describe('transcript assembly', () => {
       { id: 4, role: 'assistant', content: 'No such file.', created: '' },
     ];
     expect(itemsFromHistory(msgs)).toEqual([
-      { kind: 'user', text: 'read it' },
+      { kind: 'user', text: 'read it', id: 1 },
       { kind: 'assistant', text: 'Reading.' },
       { kind: 'tool', call: { id: 'c1', name: 'read_file', args: '{"path":"x"}', result: 'NotFound: x does not exist', code: 'NotFound', running: false } },
       { kind: 'assistant', text: 'No such file.' },
@@ -187,17 +187,27 @@ describe('chat panel', () => {
     expect(screen.getByRole('button', { name: 'Send' })).toBeTruthy();
   });
 
-  it('Stop cancels the run and drops its later events', async () => {
+  it('Stop cancels the run, marks the cut reply and drops its later events', async () => {
     const { api, user, box } = await renderChat();
     await user.type(box, 'long task{Enter}');
     api.emitAgent({ kind: 'text', text: 'Working' });
     await user.click(await screen.findByRole('button', { name: 'Stop' }));
     expect(api.stopRun).toHaveBeenCalledWith('run-1');
-    await screen.findByText('Stopped.');
+    expect((await screen.findByTestId('incomplete')).textContent).toBe('Stopped');
+    expect(screen.queryByText('Stopped.')).toBeNull(); // the reply carries the mark
     api.emitAgent({ kind: 'text', text: ' more' });
     await Promise.resolve();
     expect(screen.getByText('Working').textContent).toBe('Working');
     expect(screen.getByRole('button', { name: 'Send' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+  });
+
+  it('Stop before any text says so under the turn', async () => {
+    const { user, box } = await renderChat();
+    await user.type(box, 'long task{Enter}');
+    await user.click(await screen.findByRole('button', { name: 'Stop' }));
+    await screen.findByText('Stopped.');
+    expect(screen.queryByTestId('incomplete')).toBeNull();
   });
 
   it('Escape in the input stops a running turn', async () => {

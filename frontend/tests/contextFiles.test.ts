@@ -149,7 +149,7 @@ describe('context files editor', () => {
   it('Save agent with an unsaved file saves the file first when asked', async () => {
     const { api, user, form, area, editor } = await openEditor();
     await user.type(area('SOUL.md'), 'Be brief.');
-    await user.type(within(form).getByPlaceholderText('model name'), 'llama3');
+    await user.type(within(form).getByRole('textbox', { name: 'Workspace' }), '/tmp/w');
     await user.click(within(form).getByRole('button', { name: 'Save agent' }));
     expect(api.saveAgent).not.toHaveBeenCalled();
     const guard = within(editor).getByRole('group', { name: 'Unsaved changes' });
@@ -157,7 +157,7 @@ describe('context files editor', () => {
     await user.click(within(guard).getByRole('button', { name: 'Save first' }));
     await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
     expect(api.saveAgentContextFile).toHaveBeenCalledWith('default', 'SOUL.md', 'Be brief.');
-    expect(api.saveAgent).toHaveBeenCalledWith(expect.objectContaining({ key: 'default', model: 'llama3' }));
+    expect(api.saveAgent).toHaveBeenCalledWith(expect.objectContaining({ key: 'default', workspace: '/tmp/w' }));
   });
 
   it('shows agent-level files for a predefined agent and USER.md per user', async () => {

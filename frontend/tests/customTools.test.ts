@@ -122,7 +122,7 @@ describe('custom tools panel', () => {
     await user.click(await screen.findByRole('button', { name: 'New tool' }));
     const form = screen.getByTestId('custom-tool-form');
     const f = within(form);
-    await user.type(f.getByRole('textbox', { name: /^Name/ }), 'Bad-Name');
+    await user.type(f.getByRole('textbox', { name: /^Name/ }), '日本');
     await setValue(f.getByRole('textbox', { name: /^Parameters/ }), '{"type":"object","properties":{"path":{"type":"string"}}}');
     await setValue(f.getByRole('textbox', { name: /^Command/ }), 'cp {{.path}} {{.dest}} {{.mode}}');
 
@@ -132,13 +132,44 @@ describe('custom tools panel', () => {
     await user.click(f.getByRole('button', { name: 'Create tool' }));
     expect(api.saveCustomTool).not.toHaveBeenCalled();
     expect(f.getByTestId('form-errors').textContent).toContain('Fix 3 fields');
-    expect(form.textContent).toContain('a lowercase letter first');
+    expect(form.textContent).toContain('Give it a name with at least one letter or digit.');
     expect(form.textContent).toContain('Say what the tool does');
     expect(f.getByRole('textbox', { name: /^Name/ }).getAttribute('aria-invalid')).toBe('true');
     expect(document.activeElement).toBe(f.getByRole('textbox', { name: /^Name/ }));
 
     await setValue(f.getByRole('textbox', { name: /^Parameters/ }), '{"type": "array"}');
     expect(form.textContent).toContain('The schema\'s "type" must be "object"');
+  });
+
+  it('derives the tool name from the name typed, and picks the agent from the list', async () => {
+    const { api, user } = await renderPanel();
+    await user.click(await screen.findByRole('button', { name: 'New tool' }));
+    const f = within(screen.getByTestId('custom-tool-form'));
+    const name = f.getByRole('textbox', { name: /^Name/ });
+    expect(document.activeElement).toBe(name);
+    await user.type(name, 'Count Lines 2');
+    expect(f.getByTestId('ct-name-id').textContent).toContain('The model calls it count_lines_2.');
+    // Agents come from a list, never typed: a tool for a missing agent cannot be made here.
+    const agent = f.getByRole('combobox', { name: /^Agent/ }) as HTMLSelectElement;
+    expect([...agent.options].map((o) => o.value)).toEqual(['', 'default', 'reviewer']);
+    expect(agent.value).toBe('');
+    await user.selectOptions(agent, 'reviewer');
+    await user.type(f.getByRole('textbox', { name: /^Description/ }), 'Count lines');
+    await setValue(f.getByRole('textbox', { name: /^Command/ }), 'wc -l README.md');
+    await user.click(f.getByRole('button', { name: 'Create tool' }));
+    expect(api.saveCustomTool).toHaveBeenCalledWith(expect.objectContaining({ name: 'count_lines_2', agent: 'reviewer' }));
+    expect(await screen.findByText('Created count_lines_2.')).toBeTruthy();
+  });
+
+  it('Escape closes the form and gives focus back to New tool', async () => {
+    const { api, user } = await renderPanel();
+    const button = await screen.findByRole('button', { name: 'New tool' });
+    await user.click(button);
+    await user.type(within(screen.getByTestId('custom-tool-form')).getByRole('textbox', { name: /^Name/ }), 'half done');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByTestId('custom-tool-form')).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(button));
+    expect(api.saveCustomTool).not.toHaveBeenCalled();
   });
 
   it('creates a tool with a masked env value', async () => {
@@ -234,7 +265,7 @@ describe('custom tools panel', () => {
     await user.click(within(row).getByRole('button', { name: 'Edit count_lines' }));
     const f = within(screen.getByTestId('custom-tool-form'));
     await user.click(f.getByRole('button', { name: 'Save changes' }));
-    expect((await f.findByRole('alert')).textContent).toContain('name clashes with built-in tool read_file');
+    expect((await f.findByTestId('error-banner')).textContent).toContain('name clashes with built-in tool read_file');
   });
 
   it('removes a stored variable on save', async () => {

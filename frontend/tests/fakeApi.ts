@@ -7,6 +7,10 @@ import type {
   AgentEvent,
   ChatMessage,
   ChatSession,
+  Attachment,
+  ModelChoices,
+  SendOptions,
+  SessionSearchHit,
   CronJob,
   CronJobInput,
   MessageEvent,
@@ -16,6 +20,7 @@ import type {
   UserMessage,
   LlmModel,
   ModelProvider,
+  ModelServer,
   ApprovalDecision,
   ApprovalEvent,
   ApprovalMode,
@@ -31,6 +36,7 @@ import type {
   McpStatus,
   SandboxCheck,
   SandboxStatus,
+  SandboxTest,
   ToolEvent,
 } from '../src/lib/types';
 import { mcpFake, type McpFakeState } from './fakeMcp';
@@ -74,6 +80,10 @@ export interface FakeState {
   models: Record<string, LlmModel[] | Error>;
   sessions: ChatSession[];
   history: Record<string, ChatMessage[]>;
+  /** Chat (issue 15): files attachFile stored, by workspace path (base64 data). */
+  attachments: Record<string, string>;
+  /** Chat: what copyText put on the clipboard last. */
+  clipboard: string;
   /** Run ids handed out by sendMessage, oldest first. */
   runs: string[];
   cron: CronJob[];
@@ -85,6 +95,24 @@ export interface FakeState {
   contextTemplates: Record<string, Record<string, string>>;
   /** When set, saveAgentContextFile rejects with it. */
   contextSaveError: string | null;
+  // Approvals in the chat and policy for people (approvals work).
+  /** What the window last reported through setWindowFocused (null before). */
+  focused: boolean | null;
+  /** Tools allowToolForAgent gave each agent on top of the profile. */
+  agentAllowed: Record<string, string[]>;
+  /** Tools on the global deny list: allowToolForAgent refuses them. */
+  globalDeny: string[];
+  // First run (app/onboarding.go).
+  /** What DetectModelServers finds. */
+  servers: ModelServer[];
+  /** What TestModelProviderDraft answers, by base URL (else models[name]); an Error rejects. */
+  draftModels: Record<string, LlmModel[] | Error>;
+  /** The ui.first_run_done setting; true by default so App tests see no wizard (firstRun.test.ts clears it). */
+  firstRunDone: boolean;
+  /** When set, buildSandboxImage rejects with it. */
+  imageError: string | null;
+  /** The last testSandbox result (MCP/Sandbox work); null before the first test. */
+  lastTest: SandboxTest | null;
 }
 
 export interface FakeApi extends WarrenApi {
@@ -135,18 +163,53 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     models: {},
     sessions: [],
     history: {},
+    attachments: {},
+    clipboard: '',
     runs: [],
     cron: [],
     subagents: {},
     contextFiles: {},
     contextTemplates: {},
     contextSaveError: null,
+    focused: null,
+    agentAllowed: {},
+    globalDeny: [],
+    servers: [],
+    draftModels: {},
+    firstRunDone: true,
+    imageError: null,
+    lastTest: null,
   };
   // Like fs.RouteContextFile: where a file lives and whether a template shows through.
   function contextRoute(agent: string, name: string) {
     const predefined = state.agents.find((a) => a.key === agent)?.type === 'predefined';
     const scope: ContextFileView['scope'] = predefined && name !== 'USER.md' ? 'agent' : 'user';
     return { scope, fallback: !predefined && name !== 'BOOTSTRAP.md' };
+  }
+  // The shape warren.ExplainTool returns: a one-sentence summary, the trace.
+  function fakeExplain(tool: string, profile: string, agent: string): Explanation {
+    const inProfile = (allowedBy[profile] ?? []).includes(tool);
+    const added = !inProfile && !!state.agentAllowed[agent]?.includes(tool);
+    const denied = state.globalDeny.includes(tool);
+    const allowed = (inProfile || added) && !denied;
+    const summary = denied
+      ? `${tool} is blocked because the global deny list denies it (entry “${tool}”).`
+      : added
+        ? `${tool} is allowed: agent “${agent}”'s also-allow list adds it back.`
+        : inProfile
+          ? `${tool} is allowed: the profile “${profile}” includes it.`
+          : `${tool} is blocked because the profile “${profile}” does not include it.`;
+    return {
+      tool,
+      allowed,
+      summary,
+      denied_by: denied ? `the global deny list (entry “${tool}”)` : undefined,
+      steps: [
+        { step: 'profile', outcome: 'allow', detail: `profile ${profile} for agent ${agent}` },
+        { step: 'agent deny list', outcome: 'no match', detail: 'nothing denied' },
+        ...(added ? [{ step: 'agent_also_allow', outcome: 'added', detail: `re-added by agent "${agent}" also_allow entry ${tool}` }] : []),
+      ],
+    };
   }
   function knownAgent(agent: string) {
     if (!state.agents.some((a) => a.key === agent)) throw `unknown agent ${JSON.stringify(agent)}`;
@@ -228,22 +291,35 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     emitMcp: mcp.emitMcp,
     seedMcpServer: mcp.addServer,
     seedMcpGrant: mcp.addGrant,
-    tools: vi.fn(async (profile: string, _agent: string) => toolsFor(profile || state.active)),
+    tools: vi.fn(async (profile: string, agent: string) =>
+      toolsFor(profile || state.active).map((t) =>
+        !t.allowed && state.agentAllowed[agent]?.includes(t.name) ? { ...t, allowed: true, reason: undefined } : t,
+      ),
+    ),
     profiles: vi.fn(async () => ['full', 'coding', 'messaging', 'minimal']),
     activeProfile: vi.fn(async () => state.active),
     setActiveProfile: vi.fn(async (p: string) => {
       state.active = p;
     }),
-    explain: vi.fn(
-      async (tool: string, profile: string, agent: string): Promise<Explanation> => ({
-        tool,
-        allowed: (allowedBy[profile] ?? []).includes(tool),
-        steps: [
-          { step: 'profile', outcome: 'allow', detail: `profile ${profile} for agent ${agent}` },
-          { step: 'agent deny list', outcome: 'no match', detail: 'nothing denied' },
-        ],
-      }),
-    ),
+    explain: vi.fn(async (tool: string, profile: string, agent: string): Promise<Explanation> => fakeExplain(tool, profile, agent)),
+    setWindowFocused: vi.fn(async (focused: boolean) => {
+      state.focused = focused;
+    }),
+    // Like warren.AllowToolForAgent: a global deny cannot be lifted for one agent.
+    allowToolForAgent: vi.fn(async (agent: string, tool: string) => {
+      knownAgent(agent);
+      if (state.globalDeny.includes(tool)) {
+        throw `${tool} is on the global deny list (entry “${tool}”), which applies to every agent: no single agent can be exempted.`;
+      }
+      const list = (state.agentAllowed[agent] ??= []);
+      if (!(allowedBy[state.active] ?? []).includes(tool) && !list.includes(tool)) list.push(tool);
+      return fakeExplain(tool, state.active, agent);
+    }),
+    stopAllowingToolForAgent: vi.fn(async (agent: string, tool: string) => {
+      knownAgent(agent);
+      state.agentAllowed[agent] = (state.agentAllowed[agent] ?? []).filter((t) => t !== tool);
+      return fakeExplain(tool, state.active, agent);
+    }),
     version: vi.fn(async () => 'v0.1.0-test'),
     onToolEvent: vi.fn((handler: (ev: ToolEvent) => void) => {
       listener = handler;
@@ -309,6 +385,12 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
       return n;
     }),
     sandboxDoctor: vi.fn(async (_agent: string) => structuredClone(state.doctor)),
+    // The sandbox's real test (MCP/Sandbox work), judged from `doctor` as Go's judgeSandbox does.
+    testSandbox: vi.fn(async () => {
+      state.lastTest = judgeDoctor(state.doctor);
+      return structuredClone(state.lastTest);
+    }),
+    lastSandboxTest: vi.fn(async () => structuredClone(state.lastTest)),
 
     customTools: vi.fn(async () => structuredClone(state.custom)),
     // Like Go: env merges into the stored values, "" removes a key, and
@@ -332,7 +414,7 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     }),
     customToolProblems: vi.fn(async () => [...state.customProblems]),
 
-    sendMessage: vi.fn(async (_agent: string, _session: string, _prompt: string) => {
+    sendMessage: vi.fn(async (_agent: string, _session: string, _prompt: string, _opts?: SendOptions) => {
       const id = `run-${++runSeq}`;
       state.runs.push(id);
       return id;
@@ -342,6 +424,39 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     sessionHistory: vi.fn(async (id: string) => structuredClone(state.history[id] ?? [])),
     deleteSession: vi.fn(async (id: string) => {
       state.sessions = state.sessions.filter((s) => s.id !== id);
+    }),
+    // ---- Chat (issue 15): like sessions.Search, warren.AgentModels, warren.Attach ----
+    searchSessions: vi.fn(async (agent: string, query: string): Promise<SessionSearchHit[]> => {
+      const q = query.trim().toLowerCase();
+      if (!q) return [];
+      return state.sessions
+        .filter((s) => !agent || s.agent === agent)
+        .flatMap((s) => {
+          const hit = [...(state.history[s.id] ?? [])].reverse().find((m) => (m.role === 'user' || m.role === 'assistant') && m.content.toLowerCase().includes(q));
+          if (!hit && !s.title.toLowerCase().includes(q)) return [];
+          return [{ session: structuredClone(s), snippet: hit?.content ?? '' }];
+        });
+    }),
+    agentModels: vi.fn(async (agent: string): Promise<ModelChoices> => {
+      const a = state.agents.find((x) => x.key === agent);
+      if (!a) throw `unknown agent "${agent}"`;
+      if (!a.provider) return { provider: '', default: a.model, models: [], problem: `agent ${agent} has no model provider` };
+      const p = state.providers.find((x) => x.name === a.provider);
+      const listed = state.models[a.provider];
+      const base = { provider: a.provider, default: a.model || p?.default_model || '' };
+      if (listed instanceof Error) return { ...base, models: [], problem: listed.message };
+      return { ...base, models: (listed ?? []).map((m) => m.id).sort() };
+    }),
+    attachFile: vi.fn(async (_agent: string, name: string, dataBase64: string): Promise<Attachment> => {
+      const base = name.split(/[\\/]/).pop() || 'attachment';
+      let path = `attachments/${base}`;
+      for (let i = 2; path in state.attachments; i++) path = `attachments/${base.replace(/(\.[^.]*)?$/, ` (${i})$1`)}`;
+      state.attachments[path] = dataBase64;
+      return { path, size: atob(dataBase64).length };
+    }),
+    openURL: vi.fn(async (_url: string) => {}),
+    copyText: vi.fn(async (text: string) => {
+      state.clipboard = text;
     }),
     onAgentEvent: vi.fn((handler: (ev: AgentEvent) => void) => {
       agentListener = handler;
@@ -490,6 +605,54 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
       if (m instanceof Error) throw m.message;
       return structuredClone(m ?? []);
     }),
+
+    // First run: like app/onboarding.go.
+    detectModelServers: vi.fn(async () => structuredClone(state.servers)),
+    testModelProviderDraft: vi.fn(async (p: ModelProvider) => {
+      if (!/^https?:\/\//.test(p.base_url)) throw `base URL ${JSON.stringify(p.base_url)} must be an http(s) URL`;
+      const m = state.draftModels[p.base_url] ?? state.models[p.name];
+      if (m instanceof Error) throw m.message;
+      return structuredClone(m ?? []);
+    }),
+    firstRunPending: vi.fn(async () => !state.firstRunDone && !state.agents.find((a) => a.key === 'default')?.provider),
+    finishFirstRun: vi.fn(async () => {
+      state.firstRunDone = true;
+    }),
+    completeFirstRun: vi.fn(async (p: ModelProvider, model: string) => {
+      if (!model.trim()) throw 'choose a model for the default agent';
+      if (p.api_key && p.api_key !== '-') state.providerKeys[p.name] = p.api_key;
+      const { api_key: _k, ...rest } = p;
+      state.providers = [
+        ...state.providers.filter((x) => x.name !== p.name),
+        { ...rest, default_model: model, has_key: p.name in state.providerKeys },
+      ];
+      const def = state.agents.find((a) => a.key === 'default');
+      if (def) Object.assign(def, { provider: p.name, model });
+    }),
+    // The real one copies the default agent's sandbox setting, on in a real data dir.
+    newAgentDefaults: vi.fn(async () => makeAgent({ key: '', name: '', sandbox: true })),
+    buildSandboxImage: vi.fn(async () => {
+      if (state.imageError) throw state.imageError;
+      state.doctor = state.doctor.map((c) => (c.name === 'image' ? { ...c, ok: true, fix: '', detail: 'warren-sandbox:latest present' } : c));
+      return { image: 'warren-sandbox:latest', id: 'abc123', source: 'busybox-static' };
+    }),
   };
   return api as never;
+}
+
+/** Go's judgeSandbox: ok only when the run check ran; network-only failures are set apart (MCP/Sandbox work). */
+export function judgeDoctor(checks: SandboxCheck[], at = new Date()): SandboxTest {
+  const networkOnly = ['tun device', 'slirp4netns', 'network run'];
+  const res: SandboxTest = { at: at.toISOString(), ok: false, checks: structuredClone(checks), seconds: 1.2 };
+  let ran = false;
+  for (const c of checks) {
+    if (c.name === 'run' && c.ok) ran = true;
+    if (c.ok) continue;
+    if (networkOnly.includes(c.name)) res.network_failed ??= structuredClone(c);
+    else res.failed ??= structuredClone(c);
+  }
+  res.ok = ran && !res.failed;
+  if (!res.ok && !res.failed) res.failed = { name: 'run', ok: false, detail: 'no test command ran', fix: 'run the test again' };
+  if (res.failed?.name === 'image') res.action = 'build-image';
+  return res;
 }

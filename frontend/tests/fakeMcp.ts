@@ -12,7 +12,10 @@ import type {
   McpEvent,
   McpGrant,
   McpGrantOverrides,
+  McpImportPreview,
   McpImportReport,
+  McpImportRequest,
+  McpPreviewServer,
   McpServer,
   McpServerView,
   McpStatus,
@@ -42,6 +45,10 @@ export interface McpFakeState {
   canSave: boolean;
   /** What importMcpServers answers; an Error rejects. */
   importResult: McpImportReport | Error;
+  /** What findMcpConfigs finds (Claude Desktop, Cursor, VS Code configs). */
+  configs: McpImportPreview[];
+  /** Every importMcpSelection request, in order. */
+  imports: McpImportRequest[];
 }
 
 export interface GrantSecrets {
@@ -115,6 +122,8 @@ export function mcpFake() {
     offerAnswer: null,
     canSave: false,
     importResult: { added: [], replaced: [], skipped: [], warnings: [] },
+    configs: [],
+    imports: [],
   };
   const listeners = new Set<(ev: McpEvent) => void>();
   let reqSeq = 0;
@@ -186,9 +195,10 @@ export function mcpFake() {
         status: structuredClone(state.statuses[s.name] ?? makeMcpStatus({ name: s.name, state: 'stopped', tools: 0, pid: undefined, latency_ms: undefined })),
       })),
     ),
-    addMcpServer: vi.fn(async (srv: McpServer) => {
+    addMcpServer: vi.fn(async (srv: McpServer, offer: boolean) => {
       if (state.servers.some((s) => s.name === srv.name)) throw `MCP server "${srv.name}" already exists: edit it, or pick another name`;
       store(srv, true);
+      if (offer) state.alsoAllow.push(`group:mcp:${srv.name}`);
     }),
     updateMcpServer: vi.fn(async (srv: McpServer) => {
       const cur = server(srv.name);
@@ -294,11 +304,69 @@ export function mcpFake() {
       state.alsoAllow = state.alsoAllow.filter((e) => e !== entry);
       if (on) state.alsoAllow.push(entry);
     }),
+    previewMcpImport: vi.fn(async (text: string): Promise<McpImportPreview> => previewOf(text)),
+    findMcpConfigs: vi.fn(async (): Promise<McpImportPreview[]> => structuredClone(state.configs)),
+    importMcpSelection: vi.fn(async (req: McpImportRequest): Promise<McpImportReport> => {
+      state.imports.push(structuredClone(req));
+      const p = req.path ? state.configs.find((c) => c.path === req.path) : previewOf(req.text ?? '');
+      if (!p) throw `${req.path} is not a Claude Desktop, Cursor or VS Code MCP config`;
+      const rep: McpImportReport = { added: [], replaced: [], skipped: [], disabled: [], warnings: [] };
+      for (const c of req.servers) {
+        const s = p.servers?.find((x) => x.name === c.name);
+        if (!s) {
+          rep.warnings!.push(`server "${c.name}" is not in the file (not imported)`);
+          continue;
+        }
+        const exists = state.servers.some((x) => x.name === s.name);
+        store(makeMcpServer({ name: s.name, transport: s.transport, command: s.command, args: s.args ?? [], url: s.url, enabled: c.enabled }), true);
+        (exists ? rep.replaced! : rep.added!).push(s.name);
+        if (!c.enabled) rep.disabled!.push(s.name);
+        if (req.offer) state.alsoAllow.push(`group:mcp:${s.name}`);
+      }
+      if (req.path && req.path === state.offer?.path) state.offerAnswer = true;
+      return rep;
+    }),
     onMcpEvent: vi.fn((handler: (ev: McpEvent) => void) => {
       listeners.add(handler);
       return () => listeners.delete(handler);
     }),
   };
+
+  /** Go's preview of pasted JSON, in small: npx -y, uvx, bunx download; env values never shown. */
+  function previewOf(text: string): McpImportPreview {
+    let doc: { mcpServers?: Record<string, Record<string, unknown>>; servers?: Record<string, Record<string, unknown>> };
+    try {
+      doc = JSON.parse(text);
+    } catch (err) {
+      throw `invalid JSON at line 1, column 1: ${String(err)}`;
+    }
+    const entries = doc.mcpServers ?? doc.servers;
+    if (!entries || typeof entries !== 'object') throw 'expected a top-level "mcpServers" object (Claude Desktop, Cursor) or "servers" object (VS Code)';
+    const servers: McpPreviewServer[] = Object.entries(entries)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, e]) => {
+        const command = e.command as string | undefined;
+        const args = (e.args as string[] | undefined) ?? [];
+        const downloads =
+          command === 'npx' ? `npx downloads the package ${args.find((a) => !a.startsWith('-'))} when it starts` : command === 'uvx' ? `uvx downloads the Python package ${args[0]} when it starts` : undefined;
+        const exists = state.servers.some((s) => s.name === name);
+        return {
+          name,
+          transport: command ? 'stdio' : 'streamable-http',
+          command,
+          args,
+          url: e.url as string | undefined,
+          env_keys: Object.keys((e.env as object) ?? {}).sort(),
+          header_keys: Object.keys((e.headers as object) ?? {}).sort(),
+          downloads,
+          disabled_in_file: !!e.disabled,
+          exists,
+          enable: !e.disabled && !downloads,
+          notes: [],
+        };
+      });
+    return { servers, warnings: [] };
+  }
 
   /** Adds a server with its status and tools, as if stored and running. */
   function addServer(over: Partial<McpServer> = {}, status: Partial<McpStatus> = {}, tools: McpTool[] = everythingTools) {

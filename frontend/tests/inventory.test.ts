@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { countTools, filterTools, groupTools, schemaRows, summaryLine } from '../src/lib/inventory';
+import {
+  classInfo,
+  countTools,
+  dangerInfo,
+  filterTools,
+  groupTools,
+  nameList,
+  profileChange,
+  profileChangeText,
+  schemaRows,
+  summaryLine,
+} from '../src/lib/inventory';
 import { renderBlocks } from '../src/lib/text';
 import { errorMessage } from '../src/lib/api';
 import { toolsFor } from './fakeApi';
@@ -91,5 +102,40 @@ describe('errorMessage', () => {
     [{ code: 1 }, '{"code":1}'],
   ])('%j → %s', (input, want) => {
     expect(errorMessage(input)).toBe(want);
+  });
+});
+
+describe('profile change', () => {
+  it('lists what a switch blocks and allows, for the tools shown', () => {
+    const c = profileChange(toolsFor('coding'), toolsFor('minimal'));
+    expect(c).toEqual({ blocked: ['exec', 'read_file', 'write_file'], allowed: [] });
+    expect(profileChangeText('minimal', c)).toEqual(['Switching to minimal blocks 3 tools for every agent: exec, read_file and write_file.']);
+    const back = profileChange(toolsFor('minimal'), toolsFor('messaging'));
+    expect(profileChangeText('messaging', back)).toEqual(['Switching to messaging allows 1 tool for every agent: web_fetch.']);
+    expect(profileChangeText('coding', profileChange(toolsFor('coding'), toolsFor('coding')))).toEqual([
+      'Switching to coding changes no tool for the agent shown.',
+    ]);
+    // Tools that appear or vanish between the two lists are not a change.
+    expect(profileChange(toolsFor('coding').slice(0, 2), toolsFor('minimal'))).toEqual({ blocked: ['read_file', 'write_file'], allowed: [] });
+  });
+
+  it('shortens long name lists', () => {
+    expect(nameList([])).toBe('');
+    expect(nameList(['a'])).toBe('a');
+    expect(nameList(['a', 'b'])).toBe('a and b');
+    expect(nameList(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'])).toBe('a, b, c, d, e, f and 2 more');
+    expect(nameList(['a', 'b', 'c'], 2)).toBe('a, b and 1 more');
+  });
+});
+
+describe('badges', () => {
+  it('explain each danger level and class in words', () => {
+    expect(Object.keys(dangerInfo)).toEqual(['safe', 'warning', 'dangerous', 'critical']);
+    for (const info of Object.values(dangerInfo)) expect(info.explain).toMatch(/^[A-Z].+\.$/);
+    expect(dangerInfo.warning.label).toBe('caution');
+    expect(classInfo('static')).toBeNull();
+    expect(classInfo('engine')?.label).toBe('in runs only');
+    expect(classInfo('runtime')?.explain).toContain('live model');
+    expect(classInfo('odd')).toEqual({ label: 'odd', explain: 'Tool class odd.' });
   });
 });

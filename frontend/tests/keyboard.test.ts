@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/svelte';
+import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import App from '../src/App.svelte';
@@ -64,6 +64,7 @@ describe('keyboard in the window', () => {
     await screen.findByRole('option', { name: /New chat with Reviewer/ });
     await user.keyboard('{Enter}');
     expect(screen.getByRole('tab', { name: 'Chat' }).getAttribute('aria-selected')).toBe('true');
+    await waitFor(() => expect((screen.getByRole('combobox', { name: 'Agent' }) as HTMLSelectElement).value).toBe('reviewer'));
   });
 
   it('? shows the shortcuts unless typing in a field; Ctrl+N opens a new chat', async () => {

@@ -70,13 +70,21 @@ describe('MCP panel', () => {
     expect(within(form).getByTestId('mcp-form-errors').textContent).toContain('Fix 2 fields');
     expect(name.getAttribute('aria-invalid')).toBe('true');
     expect(document.activeElement).toBe(name);
-    await user.type(name, 'taken');
+    await user.type(name, 'Taken');
     expect(form.textContent).toContain('A server named taken exists already.');
     await user.clear(name);
-    await user.type(name, 'my server');
-    expect(form.textContent).toContain('" " is not allowed');
+    await user.type(name, '日本');
+    expect(form.textContent).toContain('Use at least one letter or digit');
+    // The id is derived from the name typed (lib/names.ts).
     await user.clear(name);
-    await user.type(name, 'everything');
+    await user.type(name, 'My Server');
+    expect(within(form).getByTestId('mcp-form-id').textContent).toContain('Saved as my-server; its tools are named mcp_my-server_<tool>.');
+    await user.clear(name);
+    await user.type(name, 'Everything');
+    // Offered to agents by default, with what that means.
+    const offerBox = within(form).getByRole('checkbox', { name: /Offer its tools to agents/ }) as HTMLInputElement;
+    expect(offerBox.checked).toBe(true);
+    expect(form.textContent).toContain('each call still checked by the policy and approvals');
 
     const command = within(form).getByRole('textbox', { name: /Command/ });
     await user.type(command, 'npx -y @modelcontextprotocol/server-everything');
@@ -96,6 +104,8 @@ describe('MCP panel', () => {
     await user.click(name);
     await user.keyboard('{Enter}');
     await waitFor(() => expect(api.addMcpServer).toHaveBeenCalledTimes(1));
+    expect(api.addMcpServer.mock.calls[0][1]).toBe(true);
+    expect(api.mcp.alsoAllow).toContain('group:mcp:everything');
     expect(api.addMcpServer.mock.calls[0][0]).toMatchObject({
       name: 'everything',
       transport: 'stdio',
@@ -106,7 +116,28 @@ describe('MCP panel', () => {
       connect_timeout_ns: 30e9,
     });
     await waitFor(() => expect(screen.queryByRole('form', { name: 'New MCP server' })).toBeNull());
-    expect(screen.getByRole('status').textContent).toContain('Added everything. Warren is starting it.');
+    const notice = () => screen.getAllByRole('status').find((el) => el.classList.contains('notice'))?.textContent ?? '';
+    expect(notice()).toContain('Added everything. Warren is starting it.');
+    // The notice follows the status: never "starting" once it connected, or failed.
+    api.emitMcp({ name: 'everything', state: 'connected', tools: 3, pid: 7 });
+    await waitFor(() => expect(notice()).toContain('Added everything. It is connected with 3 tools.'));
+    expect(notice()).not.toContain('starting');
+    api.emitMcp({ name: 'everything', state: 'failed', last_error: 'boom' });
+    await waitFor(() => expect(notice()).toContain('Added everything, but it has not connected yet'));
+  });
+
+  it('adds a server without offering it when the box is cleared', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    render(McpPanel, { api, active: true });
+    await user.click(await screen.findByRole('button', { name: 'Add server' }));
+    const form = screen.getByRole('form', { name: 'New MCP server' });
+    await user.type(within(form).getByRole('textbox', { name: /Name/ }), 'quiet');
+    await user.type(within(form).getByRole('textbox', { name: /Command/ }), 'true');
+    await user.click(within(form).getByRole('checkbox', { name: /Offer its tools to agents/ }));
+    await user.click(within(form).getByRole('button', { name: 'Add server' }));
+    await waitFor(() => expect(api.addMcpServer).toHaveBeenCalledWith(expect.objectContaining({ name: 'quiet' }), false));
+    expect(api.mcp.alsoAllow).not.toContain('group:mcp:quiet');
   });
 
   it('shows a failed test with the server stderr, and Escape cancels the form', async () => {
@@ -237,7 +268,8 @@ describe('MCP panel', () => {
     // The profile (coding) does not offer MCP tools: the card says so and offers the switch.
     const offer = within(card('everything')).getByRole('switch', { name: "Offer this server's tools to agents" }) as HTMLInputElement;
     const offerText = () => within(card('everything')).getByTestId('mcp-offer-text').textContent ?? '';
-    await waitFor(() => expect(offerText()).toContain('Agents do not see these tools. Profile coding does not offer MCP tools'));
+    await waitFor(() => expect(offerText()).toContain('Agents do not see these tools: profile coding does not include MCP tools. Switch on “Offer to agents”'));
+    expect(offerText()).not.toContain('warren policy'); // no CLI command to copy
     expect(offer.checked).toBe(false);
     await user.click(offer);
     await waitFor(() => expect(api.setMcpOffered).toHaveBeenCalledWith('everything', true));
@@ -268,7 +300,7 @@ describe('MCP panel', () => {
     const form = within(access).getByRole('form', { name: 'New grant' });
     await user.click(within(form).getByRole('button', { name: 'Add grant' }));
     expect(form.textContent).toContain('Which agent?');
-    await user.type(within(form).getByRole('combobox', { name: 'Subject' }), 'default');
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Subject' }), 'default');
     await user.type(within(form).getByRole('textbox', { name: 'Denied tools' }), 'printEnv, nope{Enter}');
     await waitFor(() => expect(api.saveMcpGrant).toHaveBeenCalledTimes(1));
     expect(api.saveMcpGrant.mock.calls[0][0]).toMatchObject({ server: 'everything', scope: 'agent', subject: 'default', tool_allow: [], tool_deny: ['printEnv', 'nope'], enabled: true });
@@ -282,38 +314,105 @@ describe('MCP panel', () => {
     await waitFor(() => expect(access.querySelector('[data-grant="agent:default"]')).toBeNull());
   });
 
-  it('imports pasted JSON and shows the report; Escape closes the dialog', async () => {
+  it('imports pasted JSON through a preview: downloaders marked and off, nothing stored before Import', async () => {
     const user = userEvent.setup();
     const api = fakeApi();
-    api.mcp.importResult = { added: ['files'], replaced: [], skipped: ['everything'], warnings: ['server "remote": "type" "ws" is not supported (skipped)'] };
+    api.seedMcpServer({ name: 'everything' });
     render(McpPanel, { api, active: true });
     const opener = await screen.findByRole('button', { name: 'Import…' });
     await user.click(opener);
     const dialog = screen.getByRole('dialog', { name: 'Import MCP servers' });
     const text = within(dialog).getByRole('textbox', { name: 'mcpServers JSON' });
     expect(document.activeElement).toBe(text);
-    await user.click(within(dialog).getByRole('button', { name: 'Import' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
     expect(within(dialog).getByRole('alert').textContent).toContain('Paste an mcpServers JSON document');
-    await fireEvent.input(text, { target: { value: '{"mcpServers": {"files": {"command": "x"}}}' } });
-    await user.click(within(dialog).getByRole('checkbox', { name: 'Replace servers that already exist' }));
-    await user.click(within(dialog).getByRole('button', { name: 'Import' }));
+    const doc = JSON.stringify({
+      mcpServers: {
+        files: { command: '/usr/bin/mcp-files', env: { TOKEN: 'sekrit-value' } },
+        memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+        everything: { command: '/usr/bin/mcp-server-everything' },
+        '<img src=x onerror=alert(1)>': { command: 'x' },
+      },
+    });
+    await fireEvent.input(text, { target: { value: doc } });
+    await user.click(text);
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    const preview = await within(dialog).findByTestId('mcp-import-preview');
+    expect(api.previewMcpImport).toHaveBeenCalledWith(doc);
+    expect(api.importMcpSelection).not.toHaveBeenCalled();
+    const row = (name: string) => [...preview.querySelectorAll<HTMLElement>('[data-import-server]')].find((el) => el.dataset.importServer === name)!;
+    // The local server: imported and on; its env key shown, never the value.
+    expect((within(row('files')).getByRole('checkbox', { name: 'Import files' }) as HTMLInputElement).checked).toBe(true);
+    expect((within(row('files')).getByRole('switch', { name: 'Start files' }) as HTMLInputElement).checked).toBe(true);
+    expect(row('files').textContent).toContain('env TOKEN');
+    expect(dialog.textContent).not.toContain('sekrit-value');
+    // npx -y downloads on start: marked, and off until switched on.
+    expect(within(row('memory')).getByTestId('downloads-mark').textContent).toContain('downloads a package when it starts');
+    expect(row('memory').textContent).toContain('npx downloads the package @modelcontextprotocol/server-memory when it starts');
+    expect((within(row('memory')).getByRole('switch', { name: 'Start memory' }) as HTMLInputElement).checked).toBe(false);
+    // A name Warren has is not replaced unless ticked.
+    expect((within(row('everything')).getByRole('checkbox', { name: 'Import everything' }) as HTMLInputElement).checked).toBe(false);
+    expect(row('everything').textContent).toContain('replaces the server Warren has');
+    // Untrusted names are text, never markup.
+    expect(preview.querySelector('img')).toBeNull();
+    await user.click(within(row('<img src=x onerror=alert(1)>')).getByRole('checkbox', { name: /Import <img/ }));
+    expect(within(dialog).getByTestId('mcp-import-summary').textContent).toBe(
+      '2 of 4 servers will be imported; 1 stays off until you switch it on. Nothing starts before you confirm.',
+    );
+
+    await user.click(within(dialog).getByRole('button', { name: 'Import 2 servers' }));
     const report = await within(dialog).findByTestId('mcp-import-report');
-    expect(api.importMcpServers).toHaveBeenCalledWith('{"mcpServers": {"files": {"command": "x"}}}', true);
-    expect(report.textContent).toContain('Added 1 (files); skipped 1 that exist already (everything).');
-    expect(report.textContent).toMatch(/Skipped\s*everything/);
-    expect(within(report).getByRole('list', { name: 'Warnings' }).textContent).toContain('"ws" is not supported');
-    // Escape works even when focus fell out of the dialog (a button that disabled itself while busy).
-    (document.activeElement as HTMLElement).blur();
+    expect(api.importMcpSelection).toHaveBeenCalledWith({
+      text: doc,
+      servers: [
+        { name: 'files', enabled: true },
+        { name: 'memory', enabled: false },
+      ],
+      offer: true,
+    });
+    expect(report.textContent).toContain('Added 2 (files, memory). memory is stored switched off.');
+    expect(api.mcp.servers.find((x) => x.name === 'memory')?.enabled).toBe(false);
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Done' }));
+    // Escape closes it and gives focus back.
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(opener);
+    await waitFor(() => expect(screen.getAllByRole('status').some((el) => /Added 2 \(files, memory\)/.test(el.textContent ?? ''))).toBe(true));
 
-    api.mcp.importResult = new Error('mcpServers: line 1, column 2: invalid character');
+    // A document that does not parse: the error, with the detail folded.
     await user.click(opener);
     const d2 = screen.getByRole('dialog', { name: 'Import MCP servers' });
     await fireEvent.input(within(d2).getByRole('textbox', { name: 'mcpServers JSON' }), { target: { value: '{x' } });
-    await user.keyboard('{Control>}{Enter}{/Control}');
-    expect((await within(d2).findByRole('alert')).textContent).toContain('Import failed: mcpServers: line 1, column 2');
+    await user.click(within(d2).getByRole('button', { name: 'Preview' }));
+    expect((await within(d2).findByTestId('error-banner')).textContent).toContain('invalid JSON');
+  });
+
+  it('lists the configs found on this machine and previews one', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi();
+    api.mcp.configs = [
+      {
+        client: 'Cursor',
+        path: '/home/me/.cursor/mcp.json',
+        servers: [{ name: 'notion', transport: 'streamable-http', url: 'https://mcp.notion.com/mcp', args: [], env_keys: [], header_keys: ['Authorization'], exists: false, enable: true, notes: [] }],
+        warnings: [],
+      },
+      { client: 'VS Code', path: '/home/me/.config/Code/User/mcp.json', servers: [], warnings: [], error: 'invalid JSON at line 3, column 1' },
+    ];
+    render(McpPanel, { api, active: true });
+    await user.click(await screen.findByRole('button', { name: 'Import…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Import MCP servers' });
+    const found = await within(dialog).findByRole('region', { name: 'Found on this machine' });
+    expect(found.textContent).toContain('VS Code cannot be read');
+    expect(found.textContent).toContain('invalid JSON at line 3');
+    await user.click(within(found).getByRole('button', { name: 'Preview Cursor' }));
+    const preview = await within(dialog).findByTestId('mcp-import-preview');
+    expect(dialog.textContent).toMatch(/From Cursor\s\/home\/me\/\.cursor\/mcp\.json/);
+    expect(preview.textContent).toContain('headers Authorization');
+    await user.click(within(dialog).getByRole('checkbox', { name: /Offer their tools to agents/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Import 1 server' }));
+    await within(dialog).findByTestId('mcp-import-report');
+    expect(api.importMcpSelection).toHaveBeenCalledWith({ path: '/home/me/.cursor/mcp.json', servers: [{ name: 'notion', enabled: true }], offer: false });
   });
 
   it('exports with a secrets warning, and saves through the native dialog when there is one', async () => {
@@ -357,9 +456,27 @@ describe('Claude Desktop first-run offer', () => {
     render(App, { api });
     const offer = await screen.findByTestId('claude-offer');
     expect(offer.textContent).toContain('Import 1 server from Claude Desktop?');
-    await user.click(within(offer).getByRole('button', { name: 'Import' }));
+    api.mcp.configs = [
+      {
+        client: 'Claude Desktop',
+        path: api.mcp.offer.path,
+        servers: [
+          { name: 'filesystem', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/home/me'], env_keys: [], header_keys: [], downloads: 'npx downloads the package @modelcontextprotocol/server-filesystem when it starts', exists: false, enable: false, notes: [] },
+        ],
+        warnings: [],
+      },
+    ];
+    await user.click(within(offer).getByRole('button', { name: 'Import…' }));
+    // A preview first: nothing is imported yet, and the npx server is off.
+    const dialog = await screen.findByRole('dialog', { name: 'Import from Claude Desktop' });
+    expect(api.importMcpSelection).not.toHaveBeenCalled();
+    expect((within(dialog).getByRole('switch', { name: 'Start filesystem' }) as HTMLInputElement).checked).toBe(false);
+    expect(within(dialog).queryByRole('button', { name: 'Back' })).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Import 1 server' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Done' }));
+    expect(api.importMcpSelection).toHaveBeenCalledWith({ path: api.mcp.offer.path, servers: [{ name: 'filesystem', enabled: false }], offer: true });
     const done = await screen.findByTestId('claude-offer-done');
-    expect(done.textContent).toContain('Added 1 (filesystem).');
+    expect(done.textContent).toContain('Added 1 (filesystem). filesystem is stored switched off.');
     await user.click(within(done).getByRole('button', { name: 'Show servers' }));
     expect(screen.getByRole('tab', { name: 'MCP' }).getAttribute('aria-selected')).toBe('true');
   });

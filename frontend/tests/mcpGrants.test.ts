@@ -128,7 +128,7 @@ describe('grant overrides in the Access tab', () => {
     const form = within(access).getByRole('form', { name: 'New grant' });
     const overrides = within(form).getByRole('group', { name: /Overrides for this agent/ });
     expect(overrides.textContent).toContain('Warren runs a separate connection of everything for this agent');
-    await user.type(within(form).getByRole('combobox', { name: 'Subject' }), 'reviewer');
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Subject' }), 'reviewer');
     await user.click(within(overrides).getByRole('button', { name: 'Add variable' }));
     await user.type(within(overrides).getByRole('textbox', { name: 'Variable name' }), 'API_TOKEN');
     await user.type(within(overrides).getByLabelText('Value for API_TOKEN'), 's3cret');
@@ -244,7 +244,7 @@ describe('grant overrides in the Access tab', () => {
     const access = await openAccess(api);
     await user.click(within(access).getByRole('button', { name: 'Add grant' }));
     const form = within(access).getByRole('form', { name: 'New grant' });
-    await user.type(within(form).getByRole('combobox', { name: 'Subject' }), 'default');
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Subject' }), 'default');
     const timeout = within(form).getByRole('textbox', { name: /Call timeout/ }) as HTMLInputElement;
     expect(timeout.placeholder).toBe('server’s: 90');
     await user.type(timeout, '1.5');
@@ -274,7 +274,7 @@ describe('grant overrides in the Access tab', () => {
     const form = within(access).getByRole('form', { name: 'New grant' });
     expect(within(form).queryByRole('button', { name: 'Add variable' })).toBeNull();
     expect(within(form).queryByRole('checkbox', { name: /arguments/ })).toBeNull();
-    await user.type(within(form).getByRole('combobox', { name: 'Subject' }), 'default');
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Subject' }), 'default');
     await user.click(within(form).getByRole('button', { name: 'Add header' }));
     await user.type(within(form).getByRole('textbox', { name: 'Header name' }), 'Authorization');
     await user.type(within(form).getByLabelText('Value for Authorization'), 'Bearer agent{Enter}');

@@ -6,6 +6,8 @@ import {
   importSummary,
   isOlder,
   nextAttemptText,
+  serverIdFromName,
+  serverNotice,
   splitCommandLine,
   target,
   toDraft,
@@ -13,7 +15,8 @@ import {
   type McpDraft,
 } from '../src/lib/mcp';
 import { checkGrant, grantDraft } from '../src/lib/mcpGrants';
-import type { McpStatus } from '../src/lib/types';
+import { choiceSummary, defaultChoices, importLabel, importOutcome, importRequest, previewTarget, sourceLabel } from '../src/lib/mcpImport';
+import type { McpImportPreview, McpPreviewServer, McpStatus } from '../src/lib/types';
 import { makeMcpServer, makeMcpStatus } from './fakeMcp';
 
 // The MCP tab's logic without the DOM; the panel itself is in mcp.test.ts.
@@ -166,5 +169,108 @@ describe('grants and import reports', () => {
       'Added 2 (a, b); skipped 1 that exist already (c).',
     );
     expect(importSummary({ added: [], replaced: [], skipped: [], warnings: [] })).toBe('Nothing was imported.');
+  });
+});
+
+describe('naming and notices', () => {
+  it('derives a server id from the name typed (the one naming rule)', () => {
+    expect(serverIdFromName('My Files')).toBe('my-files');
+    expect(serverIdFromName('GitHub (work)')).toBe('github-work');
+    expect(serverIdFromName('日本')).toBe('');
+    expect(serverIdFromName('a'.repeat(39) + ' b')).toBe('a'.repeat(39));
+    expect(serverIdFromName('x'.repeat(50))).toHaveLength(40);
+  });
+
+  it('words the add/save notice from the live status, never a stale "starting"', () => {
+    const view = (over: Partial<McpStatus>, enabled = true) => ({ server: makeMcpServer({ enabled }), status: makeMcpStatus(over) });
+    expect(serverNotice('Added', 'everything', undefined)).toBe('Added everything.');
+    expect(serverNotice('Added', 'everything', view({ state: 'stopped' }))).toBe('Added everything. Warren is starting it.');
+    expect(serverNotice('Added', 'everything', view({ state: 'connecting' }))).toBe('Added everything. Warren is starting it.');
+    expect(serverNotice('Added', 'everything', view({ state: 'connected', tools: 1 }))).toBe('Added everything. It is connected with 1 tool.');
+    expect(serverNotice('Saved', 'everything', view({ state: 'connecting' }))).toBe('Saved everything. It restarts with the new settings.');
+    expect(serverNotice('Saved', 'everything', view({ state: 'failed' }))).toBe('Saved everything, but it has not connected yet: its status below says why.');
+    expect(serverNotice('Added', 'everything', view({ state: 'stopped' }, false))).toBe('Added everything. It is switched off: Warren does not start it.');
+  });
+});
+
+describe('import preview model', () => {
+  const server = (over: Partial<McpPreviewServer>): McpPreviewServer => ({
+    name: 's',
+    transport: 'stdio',
+    command: '/usr/bin/s',
+    args: [],
+    env_keys: [],
+    header_keys: [],
+    exists: false,
+    enable: true,
+    notes: [],
+    ...over,
+  });
+  const preview: McpImportPreview = {
+    client: 'Claude Desktop',
+    path: '/home/me/.config/Claude/claude_desktop_config.json',
+    servers: [
+      server({ name: 'local' }),
+      server({ name: 'fetched', command: 'npx', args: ['-y', 'pkg with space'], downloads: 'npx downloads the package pkg when it starts', enable: false }),
+      server({ name: 'old', exists: true }),
+      server({ name: 'web', transport: 'streamable-http', command: undefined, url: 'https://h/mcp' }),
+    ],
+    warnings: [],
+  };
+
+  it('starts with new servers ticked, downloaders off, existing ones unticked', () => {
+    expect(defaultChoices(preview)).toEqual({
+      local: { import: true, enabled: true },
+      fetched: { import: true, enabled: false },
+      old: { import: false, enabled: true },
+      web: { import: true, enabled: true },
+    });
+    // A name chosen in another config of the same step starts unticked.
+    expect(defaultChoices(preview, new Set(['local'])).local.import).toBe(false);
+  });
+
+  it('sends the path of a found config, or the pasted text, with the chosen servers', () => {
+    const c = defaultChoices(preview);
+    expect(importRequest(preview, c, { offer: true })).toEqual({
+      path: preview.path,
+      servers: [
+        { name: 'local', enabled: true },
+        { name: 'fetched', enabled: false },
+        { name: 'web', enabled: true },
+      ],
+      offer: true,
+    });
+    const pasted = { ...preview, client: undefined, path: undefined };
+    expect(importRequest(pasted, { local: { import: true, enabled: false } }, { text: '{…}', offer: false })).toEqual({
+      text: '{…}',
+      servers: [{ name: 'local', enabled: false }],
+      offer: false,
+    });
+    expect(sourceLabel(pasted)).toBe('the pasted JSON');
+    expect(sourceLabel(preview)).toBe('Claude Desktop');
+  });
+
+  it('says what will happen before it happens', () => {
+    const c = defaultChoices(preview);
+    expect(choiceSummary(preview, c)).toBe('3 of 4 servers will be imported; 1 stays off until you switch it on. Nothing starts before you confirm.');
+    c.old.import = true;
+    c.fetched.enabled = true;
+    expect(choiceSummary(preview, c)).toBe('All 4 servers will be imported; 1 existing server replaced. Nothing starts before you confirm.');
+    expect(choiceSummary(preview, {})).toBe('No server is ticked: nothing will be imported.');
+    expect(choiceSummary({ servers: [], warnings: [] }, {})).toBe('The file lists no servers Warren can import.');
+    expect(importLabel(2)).toBe('Import 2 servers');
+    expect(importLabel(0)).toBeNull();
+    expect(previewTarget(preview.servers![1])).toBe("npx -y 'pkg with space'");
+    expect(previewTarget(preview.servers![3])).toBe('https://h/mcp');
+  });
+
+  it('reports what was imported and what stays off', () => {
+    expect(importOutcome({ added: ['a', 'b'], replaced: ['c'], skipped: [], disabled: ['b'], warnings: [] })).toBe(
+      'Added 2 (a, b); replaced 1 (c). b is stored switched off.',
+    );
+    expect(importOutcome({ added: ['a', 'b'], replaced: null, skipped: null, disabled: ['a', 'b'], warnings: null })).toBe(
+      'Added 2 (a, b). a, b are stored switched off.',
+    );
+    expect(importOutcome({ added: [], replaced: [], skipped: [], warnings: [] })).toBe('Nothing was imported.');
   });
 });

@@ -63,4 +63,23 @@ describe('RunFollower', () => {
     expect(s.calls.adopt).toBe(0);
     expect(s.t.items).toHaveLength(0);
   });
+
+  it('records the stored prompt id and model of a resend, and marks a stopped reply', () => {
+    const s = setup();
+    s.f.beginSend('again', 7);
+    expect(s.t.items[0]).toEqual({ kind: 'user', text: 'again', replaces: 7 });
+    s.f.started('r1');
+    s.f.endSend();
+    s.f.receive(ev('r1', 1, 'session', { model: 'qwen2.5:7b' }));
+    s.f.receive(ev('r1', 2, 'prompt', { message_id: 12 }));
+    s.f.receive(ev('r1', 3, 'text', { text: 'Par' }));
+    expect(s.t.items).toEqual([
+      { kind: 'user', text: 'again', id: 12 },
+      { kind: 'assistant', text: 'Par', model: 'qwen2.5:7b' },
+    ]);
+    expect(s.f.stop()).toBe('r1');
+    expect(s.t.items[1]).toMatchObject({ incomplete: 'stopped' });
+    s.f.receive(ev('r1', 4, 'text', { text: 'tial' }));
+    expect(text(s.t)).toBe('again|Par');
+  });
 });

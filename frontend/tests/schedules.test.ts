@@ -7,6 +7,7 @@ import {
   describeSchedule,
   formatWhen,
   isBusy,
+  nameFromPrompt,
   nextRunText,
   parseFieldErrors,
   rfc3339Local,
@@ -90,6 +91,26 @@ function card(id: string): HTMLElement {
   return el;
 }
 
+describe('names made from prompts', () => {
+  // The same cases as backend/cron/name_test.go: the form shows the name Go stores.
+  it.each([
+    ['summarise what changed in my notes since yesterday.', 'Summarise what changed in my notes since yesterday'],
+    ['\n\n  Check   the\tbuild  \nthen more lines', 'Check the build'],
+    [
+      'Write a long report about every single thing that happened in the repository this week and more',
+      'Write a long report about every single thing that happened…',
+    ],
+    [
+      'Averyveryveryveryveryveryveryveryveryveryveryveryveryverylongwordwithoutspaces',
+      'Averyveryveryveryveryveryveryveryveryveryveryveryveryverylo…',
+    ],
+    ['élan: café?', 'Élan: café'],
+    ['   \n  ', 'Scheduled prompt'],
+  ])('%j → %j', (prompt, want) => {
+    expect(nameFromPrompt(prompt)).toBe(want);
+  });
+});
+
 describe('schedules panel', () => {
   it('lists jobs with agent, schedule in words, next run, prompt, switch and last result', async () => {
     freezeClock();
@@ -151,7 +172,6 @@ describe('schedules panel', () => {
     expect(form.textContent).toContain('A schedule is required');
     expect(form.textContent).toContain('Write the instruction the agent runs.');
 
-    await user.type(name, 'Standup notes');
     await user.type(schedule, '61 9 * * *');
     const err = await within(form).findByTestId('schedule-error');
     expect(err.textContent).toBe('Minute field "61": value 61 out of range 0-59');
@@ -165,6 +185,12 @@ describe('schedules panel', () => {
 
     const prompt = within(form).getByRole('textbox', { name: 'Prompt' });
     await user.type(prompt, 'Collect yesterday’s commits.');
+    // Left empty, the name comes from the prompt: the form says which.
+    expect(within(form).getByTestId('sched-derived-name').textContent).toBe('Left empty, it is called “Collect yesterday’s commits”.');
+    expect(name.getAttribute('placeholder')).toBe('Collect yesterday’s commits');
+    await user.type(name, 'Standup notes');
+    expect(within(form).queryByTestId('sched-derived-name')).toBeNull();
+    await user.click(prompt);
     await user.keyboard('{Control>}{Enter}{/Control}');
     expect(api.addCronJob).toHaveBeenCalledWith({ agent: 'default', name: 'Standup notes', schedule: '0 9 * * 1-5', prompt: 'Collect yesterday’s commits.' });
     await screen.findByText('Created schedule Standup notes.');
@@ -240,10 +266,14 @@ describe('schedules panel', () => {
     expect(within(card('cron-a')).getByTestId('job-status').textContent).toBe('running');
     const calls = api.cronJobs.mock.calls.length;
     await waitFor(() => expect(api.cronJobs.mock.calls.length).toBeGreaterThan(calls + 1)); // polling while it runs
+    const notice = () => screen.getAllByRole('status').find((el) => el.classList.contains('notice'))?.textContent ?? '';
+    expect(notice()).toContain('Started Digest: it is running…');
     api.finishCronRun('cron-a', 'ok', 'Nothing due today.', 'sess-9');
     await waitFor(() => expect(within(card('cron-a')).getByTestId('job-status').textContent).toBe('ok'));
     expect(within(card('cron-a')).getByTestId('job-result').textContent).toBe('Nothing due today.');
     expect(button.textContent).toBe('Run now');
+    // The notice follows the run: no stale "started" once it ended.
+    expect(notice()).toContain('Digest ran: its result is below.');
   });
 
   it('edits a job in place: prefilled, checked as you type, Escape cancels, Ctrl+Enter saves', async () => {

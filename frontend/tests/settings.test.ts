@@ -8,12 +8,15 @@ import {
   providerDraft,
   providerFromDraft,
   splitList,
+  suggestNames,
+  toolNames,
+  unknownEntries,
   validateAgent,
   validateProvider,
   type AgentDraft,
   type ProviderDraft,
 } from '../src/lib/settings';
-import { fakeApi, makeAgent } from './fakeApi';
+import { fakeApi, makeAgent, toolsFor } from './fakeApi';
 
 const agent = (over: Partial<AgentDraft> = {}): AgentDraft => ({ ...agentDraft(null), key: 'reviewer', ...over });
 const provider = (over: Partial<ProviderDraft> = {}): ProviderDraft => ({
@@ -33,10 +36,10 @@ describe('agent validation', () => {
   });
 
   it.each([
-    [{ key: '' }, 'key', 'A key is required.'],
-    [{ key: 'Big' }, 'key', 'lower-case'],
-    [{ key: '-x' }, 'key', 'lower-case'],
-    [{ key: 'x'.repeat(65) }, 'key', 'lower-case'],
+    [{ key: '' }, 'key', 'at least one letter or digit'],
+    [{ key: 'Big' }, 'key', 'lowercase'],
+    [{ key: '-x' }, 'key', 'lowercase'],
+    [{ key: 'x'.repeat(65) }, 'key', 'at most 64'],
     [{ allow: 'web fetch' }, 'allow', 'Not tool names: web fetch'],
     [{ allow: 'exec', deny: 'exec' }, 'deny', 'Both allowed and denied: exec'],
     [{ workspace: 'relative/dir' }, 'workspace', 'absolute path'],
@@ -48,16 +51,37 @@ describe('agent validation', () => {
     expect(e[field as keyof AgentDraft]).toContain(text);
   });
 
-  it('rejects a taken key only when creating', () => {
-    expect(validateAgent(agent(), { existing: ['reviewer'], creating: true }).key).toContain('already exists');
+  it('rejects a taken key only when creating, and asks a new agent for a name', () => {
+    expect(validateAgent(agent({ name: 'Reviewer' }), { existing: ['reviewer'], creating: true }).key).toContain('already exists');
     expect(validateAgent(agent(), { existing: ['reviewer'], creating: false })).toEqual({});
+    expect(validateAgent(agent({ name: '  ' }), { creating: true }).key).toBe('Give the agent a name.');
+  });
+
+  it('starts new agents sandboxed', () => {
+    expect(agentDraft(null).sandbox).toBe(true);
+    expect(agentDraft(makeAgent({ sandbox: false })).sandbox).toBe(false);
+  });
+
+  it('checks allow and deny entries against the tool inventory, with suggestions', () => {
+    const names = toolNames(toolsFor('full'));
+    expect(unknownEntries('read_file, group:fs, *, group:mcp:everything', names)).toEqual([]);
+    const [typo, group] = unknownEntries('raed_file, group:filesytem', names);
+    expect(typo.entry).toBe('raed_file');
+    expect(typo.suggestions[0]).toBe('read_file');
+    expect(group).toEqual({ entry: 'group:filesytem', suggestions: [] });
+    expect(suggestNames('exce', names.tools)).toEqual(['exec']);
+    const e = validateAgent(agent({ allow: 'nonexistent_tool', deny: 'exec' }), { tools: { tools: ['tool_search', 'exec'], groups: [] } });
+    expect(e.allow).toBe('No tool or group is named nonexistent_tool: did you mean tool_search?');
+    expect(e.deny).toBeUndefined();
+    // Without an inventory only the form of the entries is judged.
+    expect(validateAgent(agent({ allow: 'nonexistent_tool' }), { tools: null }).allow).toBeUndefined();
   });
 });
 
 describe('provider validation', () => {
   it.each([
     [{ name: '' }, 'name', 'A name is required.'],
-    [{ name: 'My Server' }, 'name', 'lower-case'],
+    [{ name: 'My Server' }, 'name', 'lowercase'],
     [{ base_url: '' }, 'base_url', 'A base URL is required'],
     [{ base_url: 'localhost:11434' }, 'base_url', 'http(s) URL'],
     [{ base_url: 'ftp://host/v1' }, 'base_url', 'http(s) URL'],
@@ -75,17 +99,17 @@ describe('provider validation', () => {
   });
 });
 
-async function renderSettings(api = fakeApi()) {
+async function renderSettings(api = fakeApi(), props: { onrunsetup?: () => void } = {}) {
   const user = userEvent.setup();
-  render(SettingsPanel, { props: { api, active: true } });
+  render(SettingsPanel, { props: { api, active: true, ...props } });
   await waitFor(() => expect(document.querySelector('tr[data-agent="default"]')).toBeTruthy());
   return { api, user };
 }
 
 describe('providers screen', () => {
-  it('adds a provider from a preset, tests the connection and picks a default model', async () => {
+  it('derives the id from the name, tests without saving, and saves the picked model', async () => {
     const api = fakeApi();
-    api.state.models.lmstudio = [{ id: 'qwen2.5-7b' }, { id: 'llama-3.2-3b' }];
+    api.state.draftModels['http://127.0.0.1:1234/v1'] = [{ id: 'qwen2.5-7b' }, { id: 'llama-3.2-3b' }];
     const { user } = await renderSettings(api);
     await user.click(screen.getByRole('button', { name: 'New provider' }));
     const form = screen.getByRole('form', { name: 'New provider' });
@@ -93,29 +117,41 @@ describe('providers screen', () => {
     expect(document.activeElement).toBe(name);
 
     // Validation shows on submit, nothing is saved.
-    await user.click(within(form).getByRole('button', { name: 'Add provider' }));
+    await user.click(within(form).getByRole('button', { name: 'Save provider' }));
     expect(within(form).getByText('A name is required.')).toBeTruthy();
     expect(api.saveModelProvider).not.toHaveBeenCalled();
 
-    await user.type(name, 'lmstudio');
+    await user.type(name, 'LM Studio');
+    expect(within(form).getByText('lm-studio').tagName).toBe('CODE');
     await user.click(within(form).getByRole('button', { name: 'LM Studio' }));
     expect((within(form).getByRole('textbox', { name: 'Base URL' }) as HTMLInputElement).value).toBe('http://127.0.0.1:1234/v1');
     await user.type(within(form).getByLabelText('API key'), 'sk-local');
     await user.click(within(form).getByRole('button', { name: 'Test connection' }));
-    expect(api.saveModelProvider).toHaveBeenCalledWith(
-      expect.objectContaining({ name: 'lmstudio', kind: 'openai', base_url: 'http://127.0.0.1:1234/v1', api_key: 'sk-local' }),
+    // The test sends the draft, key included, and stores nothing.
+    expect(api.testModelProviderDraft).toHaveBeenCalledWith(
+      expect.objectContaining({ name: 'lm-studio', kind: 'openai', base_url: 'http://127.0.0.1:1234/v1', api_key: 'sk-local' }),
     );
-    expect(api.testModelProvider).toHaveBeenCalledWith('lmstudio');
+    expect(api.saveModelProvider).not.toHaveBeenCalled();
+    expect(api.testModelProvider).not.toHaveBeenCalled();
     const found = await within(form).findByTestId('test-models');
     expect(found.textContent).toContain('2 models found');
     await user.click(within(found).getByRole('button', { name: 'qwen2.5-7b' }));
     expect(within(found).getByRole('button', { name: 'qwen2.5-7b' }).getAttribute('aria-pressed')).toBe('true');
     expect((within(form).getByRole('combobox', { name: 'Default model' }) as HTMLInputElement).value).toBe('qwen2.5-7b');
+
+    // Cancel asks before dropping the picked model; keeping it loses nothing.
+    await user.click(within(form).getByRole('button', { name: 'Cancel' }));
+    const guard = within(form).getByRole('group', { name: 'Unsaved changes' });
+    expect(guard.textContent).toContain('model qwen2.5-7b');
+    expect(document.activeElement).toBe(within(guard).getByRole('button', { name: 'Keep editing' }));
+    await user.click(within(guard).getByRole('button', { name: 'Keep editing' }));
+    expect((within(form).getByRole('combobox', { name: 'Default model' }) as HTMLInputElement).value).toBe('qwen2.5-7b');
+
     await user.click(within(form).getByRole('button', { name: 'Save provider' }));
-    // The key is not sent again once stored.
-    expect(api.saveModelProvider).toHaveBeenLastCalledWith(expect.objectContaining({ api_key: '', default_model: 'qwen2.5-7b' }));
+    expect(api.saveModelProvider).toHaveBeenCalledTimes(1);
+    expect(api.saveModelProvider).toHaveBeenLastCalledWith(expect.objectContaining({ name: 'lm-studio', api_key: 'sk-local', default_model: 'qwen2.5-7b' }));
     const row = await waitFor(() => {
-      const r = document.querySelector<HTMLElement>('tr[data-provider="lmstudio"]');
+      const r = document.querySelector<HTMLElement>('tr[data-provider="lm-studio"]');
       if (!r || !r.textContent?.includes('qwen2.5-7b')) throw new Error('not yet');
       return r;
     });
@@ -123,23 +159,48 @@ describe('providers screen', () => {
     expect(screen.queryByRole('form')).toBeNull();
   });
 
-  it('shows a failed connection and masks a stored key when editing', async () => {
+  it('a failed test saves nothing and says why in a sentence; a stored key stays masked', async () => {
     const api = fakeApi();
     api.state.providers = [{ name: 'cloud', kind: 'openai', base_url: 'https://api.example.com/v1', has_key: true, default_model: '' }];
     api.state.providerKeys.cloud = 'secret';
-    api.state.models.cloud = new Error('dial tcp: connection refused');
+    api.state.models.cloud = new Error('dial tcp 10.0.0.1:443: connection refused');
     const { user } = await renderSettings(api);
     await user.click(await screen.findByRole('button', { name: 'Edit provider cloud' }));
     const form = screen.getByRole('form', { name: 'Edit provider cloud' });
     const key = within(form).getByLabelText('API key') as HTMLInputElement;
     expect(key.value).toBe('');
     expect(key.placeholder).toContain('•••• set');
+    expect((within(form).getByRole('textbox', { name: 'Name' }) as HTMLInputElement).readOnly).toBe(true);
     await user.click(within(form).getByRole('button', { name: 'Test connection' }));
-    expect((await within(form).findByRole('alert')).textContent).toContain('connection refused');
-    await user.click(within(form).getByRole('checkbox', { name: 'Remove the stored key' }));
-    await user.click(within(form).getByRole('button', { name: 'Save provider' }));
+    // No key typed: "" asks the backend to use the stored one.
+    expect(api.testModelProviderDraft).toHaveBeenCalledWith(expect.objectContaining({ name: 'cloud', api_key: '' }));
+    const alert = await within(form).findByRole('alert');
+    expect(alert.textContent).toContain('Warren could not reach the server.');
+    expect(alert.querySelector('details')?.textContent).toContain('connection refused');
+    expect(api.saveModelProvider).not.toHaveBeenCalled();
+    // Unchanged: Cancel closes at once.
+    await user.click(within(form).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('form')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Edit provider cloud' }));
+    const again = screen.getByRole('form', { name: 'Edit provider cloud' });
+    await user.click(within(again).getByRole('checkbox', { name: 'Remove the stored key' }));
+    await user.click(within(again).getByRole('button', { name: 'Save provider' }));
     expect(api.saveModelProvider).toHaveBeenLastCalledWith(expect.objectContaining({ name: 'cloud', api_key: '-' }));
     await waitFor(() => expect(document.querySelector('tr[data-provider="cloud"]')?.textContent).not.toContain('•••• set'));
+  });
+
+  it('refuses a name whose id is taken', async () => {
+    const api = fakeApi();
+    api.state.providers = [{ name: 'ollama', kind: 'openai', base_url: 'http://127.0.0.1:11434/v1', has_key: false, default_model: '' }];
+    const { user } = await renderSettings(api);
+    await user.click(screen.getByRole('button', { name: 'New provider' }));
+    const form = screen.getByRole('form', { name: 'New provider' });
+    await user.type(within(form).getByRole('textbox', { name: 'Name' }), 'Ollama');
+    await user.click(within(form).getByRole('button', { name: 'Ollama' }));
+    await user.click(within(form).getByRole('button', { name: 'Save provider' }));
+    expect(within(form).getByText(/id ollama already exists/)).toBeTruthy();
+    expect(api.saveModelProvider).not.toHaveBeenCalled();
   });
 
   it('deletes a provider after confirming', async () => {
@@ -155,48 +216,96 @@ describe('providers screen', () => {
 });
 
 describe('agents screen', () => {
-  it('creates an agent with a provider, validating first', async () => {
+  const ollama = { name: 'ollama', kind: 'openai', base_url: 'http://127.0.0.1:11434/v1', has_key: false, default_model: 'llama3.1:8b' } as const;
+
+  it('creates an agent from a display name, with a model from the list, sandboxed by default', async () => {
     const api = fakeApi();
-    api.state.providers = [{ name: 'ollama', kind: 'openai', base_url: 'http://127.0.0.1:11434/v1', has_key: false, default_model: 'llama3.1:8b' }];
+    api.state.providers = [{ ...ollama }];
+    api.state.models.ollama = [{ id: 'llama3.1:8b' }, { id: 'qwen2.5:7b' }];
     const { user } = await renderSettings(api);
     await user.click(screen.getByRole('button', { name: 'New agent' }));
-    const form = screen.getByRole('form', { name: 'New agent' });
-    await user.type(within(form).getByRole('textbox', { name: 'Key' }), 'Coder');
+    const form = await screen.findByRole('form', { name: 'New agent' });
+    expect(api.newAgentDefaults).toHaveBeenCalled();
+    const name = within(form).getByRole('textbox', { name: 'Name' });
+    expect(document.activeElement).toBe(name);
     await user.click(within(form).getByRole('button', { name: 'Create agent' }));
-    expect(within(form).getByText(/lower-case/)).toBeTruthy();
+    expect(within(form).getByText('Give the agent a name.')).toBeTruthy();
     expect(api.saveAgent).not.toHaveBeenCalled();
-    const key = within(form).getByRole('textbox', { name: 'Key' });
-    await user.clear(key);
-    await user.type(key, 'coder');
+
+    await user.type(name, 'Research Bot');
+    expect(within(form).getByText('research-bot').tagName).toBe('CODE');
+    expect(within(form).getByRole<HTMLInputElement>('switch', { name: /Sandbox/ }).checked).toBe(true);
     await user.selectOptions(within(form).getByRole('combobox', { name: 'Provider' }), 'ollama');
-    expect((within(form).getByRole('textbox', { name: 'Model' }) as HTMLInputElement).placeholder).toContain('llama3.1:8b');
+    const model = await within(form).findByRole('option', { name: 'qwen2.5:7b' });
+    expect(api.testModelProviderDraft).toHaveBeenCalledWith(expect.objectContaining({ name: 'ollama', api_key: '' }));
+    const select = within(form).getByRole('combobox', { name: 'Model' });
+    expect([...(select as HTMLSelectElement).options].map((o) => o.textContent)).toEqual([
+      'Provider default (llama3.1:8b)',
+      'llama3.1:8b',
+      'qwen2.5:7b',
+      'Type a model name…',
+    ]);
+    await user.selectOptions(select, model);
     await user.selectOptions(within(form).getByRole('combobox', { name: 'Profile' }), 'coding');
-    await user.type(within(form).getByRole('textbox', { name: 'Deny (comma list)' }), 'exec, delete_file');
+    await user.type(within(form).getByRole('textbox', { name: 'Deny (comma list)' }), 'exec, write_file');
     await user.click(within(form).getByRole('switch', { name: /Network/ }));
     await user.click(within(form).getByRole('button', { name: 'Create agent' }));
-    expect(within(form).getByText(/turn the sandbox on first/)).toBeTruthy();
-    await user.click(within(form).getByRole('switch', { name: /Sandbox/ }));
-    await user.click(within(form).getByRole('button', { name: 'Create agent' }));
     expect(api.saveAgent).toHaveBeenCalledWith({
-      key: 'coder',
-      name: 'coder',
+      key: 'research-bot',
+      name: 'Research Bot',
       type: 'open',
       provider: 'ollama',
-      model: '',
+      model: 'qwen2.5:7b',
       profile: 'coding',
       allow: [],
-      deny: ['exec', 'delete_file'],
+      deny: ['exec', 'write_file'],
       workspace: '',
       sandbox: true,
       network: true,
     });
     const row = await waitFor(() => {
-      const r = document.querySelector<HTMLElement>('tr[data-agent="coder"]');
+      const r = document.querySelector<HTMLElement>('tr[data-agent="research-bot"]');
       if (!r) throw new Error('not yet');
       return r;
     });
-    expect(row.textContent).toContain('ollama');
+    expect(row.textContent).toContain('qwen2.5:7b');
     expect(row.textContent).toContain('on, network');
+  });
+
+  it('refuses an unknown tool with what was meant, and a click fixes it', async () => {
+    const { api, user } = await renderSettings();
+    await user.click(screen.getByRole('button', { name: 'New agent' }));
+    const form = await screen.findByRole('form', { name: 'New agent' });
+    await user.type(within(form).getByRole('textbox', { name: 'Name' }), 'helper');
+    await waitFor(() => expect(api.tools).toHaveBeenCalledWith('', 'default'));
+    const allow = within(form).getByRole('textbox', { name: 'Allow (comma list)' });
+    await user.type(allow, 'web_fetch, web_fecth');
+    expect(allow.getAttribute('aria-invalid')).toBe('true');
+    const fix = await within(form).findByRole('button', { name: 'web_fetch' });
+    expect(fix.closest('small')?.textContent).toMatch(/No tool or group is named web_fecth: did you mean\s+web_fetch\s*\?/);
+    await user.click(within(form).getByRole('button', { name: 'Create agent' }));
+    expect(api.saveAgent).not.toHaveBeenCalled();
+    await user.click(fix);
+    expect((allow as HTMLInputElement).value).toBe('web_fetch, web_fetch');
+    expect(allow.getAttribute('aria-invalid')).toBe('false');
+    await user.click(within(form).getByRole('button', { name: 'Create agent' }));
+    expect(api.saveAgent).toHaveBeenCalledWith(expect.objectContaining({ key: 'helper', allow: ['web_fetch', 'web_fetch'], sandbox: true }));
+  });
+
+  it('falls back to a typed model name when the list cannot be fetched', async () => {
+    const api = fakeApi();
+    api.state.providers = [{ ...ollama }];
+    api.state.models.ollama = new Error('dial tcp 127.0.0.1:11434: connect: connection refused');
+    api.state.agents[0].provider = 'ollama';
+    const { user } = await renderSettings(api);
+    await user.click(screen.getByRole('button', { name: 'Edit agent default' }));
+    const form = screen.getByRole('form', { name: 'Edit agent default' });
+    expect(within(form).getByText('default').tagName).toBe('CODE');
+    const input = await within(form).findByRole('textbox', { name: 'Model' });
+    expect(within(form).getByText(/Could not list ollama’s models: Warren could not reach the server/)).toBeTruthy();
+    await user.type(input, 'llama3.1:8b');
+    await user.keyboard('{Enter}');
+    expect(api.saveAgent).toHaveBeenCalledWith(expect.objectContaining({ key: 'default', provider: 'ollama', model: 'llama3.1:8b' }));
   });
 
   it('edits the default agent, which has no delete button; others delete after confirming', async () => {
@@ -205,10 +314,12 @@ describe('agents screen', () => {
     expect(within(def).queryByRole('button', { name: /Delete/ })).toBeNull();
     await user.click(within(def).getByRole('button', { name: 'Edit agent default' }));
     const form = screen.getByRole('form', { name: 'Edit agent default' });
-    expect((within(form).getByRole('textbox', { name: 'Key' }) as HTMLInputElement).readOnly).toBe(true);
-    await user.type(within(form).getByRole('textbox', { name: 'Model' }), 'llama3.1:8b');
+    const name = within(form).getByRole('textbox', { name: 'Name' });
+    await user.clear(name);
+    await user.type(name, 'Main helper');
     await user.keyboard('{Enter}');
-    expect(api.saveAgent).toHaveBeenCalledWith(expect.objectContaining({ key: 'default', model: 'llama3.1:8b' }));
+    // The id stays: renaming never moves an agent's sessions or files.
+    expect(api.saveAgent).toHaveBeenCalledWith(expect.objectContaining({ key: 'default', name: 'Main helper' }));
 
     await user.click(screen.getByRole('button', { name: 'Delete agent reviewer' }));
     await user.click(screen.getByRole('button', { name: 'Yes, delete' }));
@@ -216,11 +327,14 @@ describe('agents screen', () => {
     await waitFor(() => expect(document.querySelector('tr[data-agent="reviewer"]')).toBeNull());
   });
 
-  it('Escape closes the form', async () => {
-    const { user } = await renderSettings();
+  it('Escape closes the form; "Run the setup again" asks App to open the setup', async () => {
+    let runs = 0;
+    const { user } = await renderSettings(fakeApi(), { onrunsetup: () => runs++ });
     await user.click(screen.getByRole('button', { name: 'New agent' }));
-    expect(screen.getByRole('form', { name: 'New agent' })).toBeTruthy();
+    expect(await screen.findByRole('form', { name: 'New agent' })).toBeTruthy();
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('form')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Run the setup again' }));
+    expect(runs).toBe(1);
   });
 });

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/godbus/dbus/v5"
@@ -37,6 +38,9 @@ func (n dbusNotifier) Notify(ctx context.Context, title, body string) error {
 		return fmt.Errorf("%w: cannot connect to the D-Bus session bus at %s: %v", ErrUnavailable, addr, err)
 	}
 	defer func() { _ = conn.Close() }() // a private connection; nothing is left to flush
+	// Servers with the body-markup capability read the body as HTML-like
+	// markup; text from agents (file names, commands) must stay text.
+	body = markupEscaper.Replace(body)
 	call := conn.Object(notificationsName, notificationsPath).CallWithContext(ctx, notificationsNotify, 0,
 		n.opts.AppName, uint32(0), "", title, body, []string{}, map[string]dbus.Variant{}, int32(-1))
 	if call.Err != nil {
@@ -48,6 +52,9 @@ func (n dbusNotifier) Notify(ctx context.Context, title, body string) error {
 	}
 	return nil
 }
+
+// markupEscaper escapes the characters notification markup gives meaning to.
+var markupEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 
 // address finds the session bus without starting one: godbus would
 // autolaunch a bus (dbus-launch), which a headless box should not get.

@@ -80,6 +80,13 @@ func TestDesktopNotifierOnDBus(t *testing.T) {
 	if g := <-got; g != (notification{"Warren", "Build", "tests passed"}) {
 		t.Fatalf("received %+v", g)
 	}
+	// Text from agents never becomes markup (servers with body-markup).
+	if err := n.Notify(context.Background(), "Approve", `delete_file {"path":"<a href='x'>a&b</a>.txt"}`); err != nil {
+		t.Fatal(err)
+	}
+	if g := <-got; g.body != `delete_file {"path":"&lt;a href='x'&gt;a&amp;b&lt;/a&gt;.txt"}` {
+		t.Fatalf("body %q", g.body)
+	}
 }
 
 func TestDesktopNotifierUnavailable(t *testing.T) {

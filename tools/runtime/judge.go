@@ -25,7 +25,7 @@ func (s *Shell) hostJudge(ctx context.Context, tool, ws string) script.Judge {
 		Policy: guard.New(guard.Options{Mode: guard.Host, Workspace: ws, DataDir: s.d.DataDir}),
 		Ask: func(ctx context.Context, q script.Question) error {
 			req := questionRequest(tool, q)
-			req.Agent, req.Session = cc.Agent, cc.SandboxKey
+			req.Agent, req.Session, req.CallID = cc.Agent, cc.SandboxKey, cc.CallID
 			out, err := s.d.Approvals.Decide(ctx, req)
 			if err != nil {
 				return fmt.Errorf("approval failed: %w", err)

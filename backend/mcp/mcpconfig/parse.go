@@ -14,7 +14,7 @@ import (
 
 // Parse reads the servers of a Claude Desktop or Cursor config
 // ({"mcpServers": {name: server}}) or a VS Code one ({"servers": {…}}, JSONC,
-// with "inputs"). Other top-level keys, such as Claude Desktop's preferences,
+// with "inputs"; or its user settings.json, {"mcp": {"servers": {…}}}). Other top-level keys, such as Claude Desktop's preferences,
 // are not Parse's business and are ignored silently.
 //
 // The error is for a file Parse cannot read at all: invalid JSON (with its
@@ -107,6 +107,15 @@ func serverEntries(top map[string]json.RawMessage) (map[string]json.RawMessage, 
 		}
 	}
 	if !found {
+		// VS Code's user settings.json nests them: {"mcp": {"servers": {…}}}.
+		if raw, ok := top["mcp"]; ok && kindOf(raw) == kindObject {
+			var nested map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &nested); err == nil {
+				if _, ok := nested["servers"]; ok {
+					return serverEntries(map[string]json.RawMessage{"servers": nested["servers"]})
+				}
+			}
+		}
 		msg := `expected a top-level "mcpServers" object (Claude Desktop, Cursor) or "servers" object (VS Code)`
 		if len(top) == 0 {
 			return nil, nil, errors.New(msg + "; the object is empty")
@@ -182,18 +191,7 @@ func inputRefs(s Server) []string {
 			where = append(where, field)
 		}
 	}
-	check("command", s.Command)
-	for i, a := range s.Args {
-		check("args["+strconv.Itoa(i)+"]", a)
-	}
-	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
-		check("env."+k, s.Env[k])
-	}
-	check("cwd", s.Cwd)
-	check("url", s.URL)
-	for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
-		check("headers."+k, s.Headers[k])
-	}
+	eachField(s, check)
 	return where
 }
 
@@ -249,4 +247,22 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
+}
+
+// eachField calls fn with every text field of s a person may have written
+// placeholders into, named as in the configuration (args[0], env.KEY…), in
+// a stable order.
+func eachField(s Server, fn func(field, value string)) {
+	fn("command", s.Command)
+	for i, a := range s.Args {
+		fn("args["+strconv.Itoa(i)+"]", a)
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+		fn("env."+k, s.Env[k])
+	}
+	fn("cwd", s.Cwd)
+	fn("url", s.URL)
+	for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
+		fn("headers."+k, s.Headers[k])
+	}
 }

@@ -76,3 +76,50 @@ func ClaudeDesktopConfigPath(opts PathOptions) (string, error) {
 	}
 	return filepath.Join(dir, "Claude", "claude_desktop_config.json"), nil
 }
+
+// Clients whose MCP configs KnownConfigs finds.
+const (
+	ClientClaudeDesktop = "Claude Desktop"
+	ClientCursor        = "Cursor"
+	ClientVSCode        = "VS Code"
+)
+
+// KnownConfig is one place a client keeps its MCP servers.
+type KnownConfig struct {
+	// Client is ClientClaudeDesktop, ClientCursor or ClientVSCode.
+	Client string
+	Path   string
+}
+
+// KnownConfigs lists where Claude Desktop, Cursor and VS Code keep their
+// user-wide MCP servers on this operating system, existing or not:
+//
+//	Claude Desktop  see ClaudeDesktopConfigPath
+//	Cursor          ~/.cursor/mcp.json
+//	VS Code         <user dir>/mcp.json and <user dir>/settings.json ("mcp": {"servers"}),
+//	                the user dir being ~/.config/Code/User (XDG_CONFIG_HOME),
+//	                ~/Library/Application Support/Code/User or %APPDATA%\Code\User
+//
+// Project files (.vscode/mcp.json, .cursor/mcp.json in a repository) are
+// not looked for: they belong to a project, not to the user.
+func KnownConfigs(opts PathOptions) ([]KnownConfig, error) {
+	claude, err := ClaudeDesktopConfigPath(opts)
+	if err != nil {
+		return nil, err
+	}
+	// Claude's config dir is <app data>/Claude: VS Code's sits beside it.
+	appData := filepath.Dir(filepath.Dir(claude))
+	home := opts.Home
+	if home == "" {
+		if home, err = os.UserHomeDir(); err != nil {
+			return nil, fmt.Errorf("find MCP configs: %w", err)
+		}
+	}
+	vscode := filepath.Join(appData, "Code", "User")
+	return []KnownConfig{
+		{Client: ClientClaudeDesktop, Path: claude},
+		{Client: ClientCursor, Path: filepath.Join(home, ".cursor", "mcp.json")},
+		{Client: ClientVSCode, Path: filepath.Join(vscode, "mcp.json")},
+		{Client: ClientVSCode, Path: filepath.Join(vscode, "settings.json")},
+	}, nil
+}

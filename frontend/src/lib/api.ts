@@ -1,12 +1,17 @@
 // The one place the UI talks to Go. Components receive a WarrenApi, so unit
 // tests pass a stub and never touch window.go.
 import * as App from '../../wailsjs/go/app/App';
-import { EventsOn } from '../../wailsjs/runtime/runtime';
+import { ClipboardSetText, EventsOn } from '../../wailsjs/runtime/runtime';
+import { safeUrl } from './markdown';
 import type {
   Agent,
   AgentEvent,
   ChatMessage,
   ChatSession,
+  Attachment,
+  ModelChoices,
+  SendOptions,
+  SessionSearchHit,
   CronJob,
   ContextFileView,
   CronJobInput,
@@ -15,6 +20,8 @@ import type {
   SubagentTask,
   LlmModel,
   ModelProvider,
+  ModelServer,
+  SandboxImageReport,
   ApprovalDecision,
   ApprovalEvent,
   ApprovalMode,
@@ -33,7 +40,10 @@ import type {
   McpAgentAccess,
   McpEvent,
   McpGrant,
+  McpImportPreview,
   McpImportReport,
+  McpImportRequest,
+  SandboxTest,
   McpServer,
   McpServerView,
   McpTestResult,
@@ -63,6 +73,13 @@ export interface WarrenApi {
   setApprovalMode(mode: ApprovalMode): Promise<void>;
   dialogsEnabled(): Promise<boolean>;
   setDialogsEnabled(on: boolean): Promise<void>;
+  // Approvals in the chat and policy for people (approvals work).
+  /** Tells the backend whether the window has the focus: only a background window gets a native prompt. */
+  setWindowFocused(focused: boolean): Promise<void>;
+  /** Lets one agent use a tool policy keeps from it; rejects with one sentence when that cannot be done. */
+  allowToolForAgent(agent: string, tool: string): Promise<Explanation>;
+  /** Undoes allowToolForAgent. */
+  stopAllowingToolForAgent(agent: string, tool: string): Promise<Explanation>;
   /** Subscribes to approval requests and resolutions; returns the unsubscribe function. */
   onApprovalEvent(handler: (ev: ApprovalEvent) => void): () => void;
 
@@ -81,14 +98,29 @@ export interface WarrenApi {
   /** Stored definitions that could not be loaded, one message each. */
   customToolProblems(): Promise<string[]>;
 
-  /** Starts an agent turn ("" session = a new one); resolves to the run id at once. */
-  sendMessage(agent: string, session: string, prompt: string): Promise<string>;
+  /**
+   * Starts an agent turn ("" session = a new one); resolves to the run id at
+   * once. opts.replaceFrom replaces that message and what follows it, once the
+   * new turn has stored its prompt.
+   */
+  sendMessage(agent: string, session: string, prompt: string, opts?: SendOptions): Promise<string>;
   /** Cancels a run; false when it already ended. */
   stopRun(runId: string): Promise<boolean>;
   /** An agent's sessions, newest first. */
   sessions(agent: string): Promise<ChatSession[]>;
   sessionHistory(id: string): Promise<ChatMessage[]>;
   deleteSession(id: string): Promise<void>;
+  // ---- Chat (issue 15): search, model picker, attachments, links, clipboard ----
+  /** An agent's sessions ("" = all) whose title or conversation contains query, newest first. */
+  searchSessions(agent: string, query: string): Promise<SessionSearchHit[]>;
+  /** The models the chat's picker offers for an agent; never rejects for an unreachable provider. */
+  agentModels(agent: string): Promise<ModelChoices>;
+  /** Copies a file (its bytes in base64) into the agent's workspace under attachments/. */
+  attachFile(agent: string, name: string, dataBase64: string): Promise<Attachment>;
+  /** Opens an http(s)/mailto link in the system browser, never in the app's window. */
+  openURL(url: string): Promise<void>;
+  /** Puts text on the clipboard. */
+  copyText(text: string): Promise<void>;
   /** Subscribes to agent run events; returns the unsubscribe function. */
   onAgentEvent(handler: (ev: AgentEvent) => void): () => void;
 
@@ -133,10 +165,27 @@ export interface WarrenApi {
   /** Connects to a saved provider and lists its models. */
   testModelProvider(name: string): Promise<LlmModel[]>;
 
+  // First run and the provider/agent forms (app/onboarding.go).
+  /** The local model servers that answer (Ollama, LM Studio, llama.cpp, vLLM…), with their models. */
+  detectModelServers(): Promise<ModelServer[]>;
+  /** Connects to an unsaved provider configuration and lists its models; stores nothing ("" key = the stored one). */
+  testModelProviderDraft(p: ModelProvider): Promise<LlmModel[]>;
+  /** Whether the window should open the first-run setup. */
+  firstRunPending(): Promise<boolean>;
+  /** Records that the setup was finished or skipped. */
+  finishFirstRun(): Promise<void>;
+  /** Saves the provider and makes it, with model, the default agent's provider and model. */
+  completeFirstRun(p: ModelProvider, model: string): Promise<void>;
+  /** What a new agent starts with (sandbox on, like the default agent). */
+  newAgentDefaults(): Promise<Agent>;
+  /** Builds the sandbox image offline (takes seconds). */
+  buildSandboxImage(): Promise<SandboxImageReport>;
+
   /** Every MCP server with its live status, by name. */
   mcpServers(): Promise<McpServerView[]>;
   /** Stores a new server (fails when the name is taken); an enabled one starts. */
-  addMcpServer(srv: McpServer): Promise<void>;
+  /** offer: also offer its tools to agents (the also-allow entry group:mcp:NAME). */
+  addMcpServer(srv: McpServer, offer: boolean): Promise<void>;
   /** Saves an edited server: env/header values given replace, "" deletes, absent keys stay. */
   updateMcpServer(srv: McpServer): Promise<void>;
   deleteMcpServer(name: string): Promise<void>;
@@ -177,6 +226,17 @@ export interface WarrenApi {
   setMcpOffered(server: string, on: boolean): Promise<void>;
   /** Subscribes to MCP server status changes; returns the unsubscribe function. */
   onMcpEvent(handler: (ev: McpEvent) => void): () => void;
+  // MCP import preview and the sandbox's real test (MCP/Sandbox work).
+  /** Parses a pasted mcpServers JSON; stores and starts nothing. */
+  previewMcpImport(text: string): Promise<McpImportPreview>;
+  /** Previews the Claude Desktop, Cursor and VS Code configs found on this machine. */
+  findMcpConfigs(): Promise<McpImportPreview[]>;
+  /** Imports the chosen servers of pasted text or a found config, each on or off as chosen. */
+  importMcpSelection(req: McpImportRequest): Promise<McpImportReport>;
+  /** Runs a real command in a real sandbox container (seconds); the result is kept. */
+  testSandbox(): Promise<SandboxTest>;
+  /** The last testSandbox result, null before the first. */
+  lastSandboxTest(): Promise<SandboxTest | null>;
 }
 
 /** The event name app/ emits tool lifecycle events under. */
@@ -244,6 +304,9 @@ export const wailsApi: WarrenApi = {
   setApprovalMode: (mode) => App.SetApprovalMode(mode),
   dialogsEnabled: () => App.DialogsEnabled(),
   setDialogsEnabled: (on) => App.SetDialogsEnabled(on),
+  setWindowFocused: (focused) => App.SetWindowFocused(focused),
+  allowToolForAgent: async (agent, tool) => (await App.AllowToolForAgent(agent, tool)) as unknown as Explanation,
+  stopAllowingToolForAgent: async (agent, tool) => (await App.StopAllowingToolForAgent(agent, tool)) as unknown as Explanation,
   onApprovalEvent: (handler) => subscribe(approvalEventName, handler),
 
   sandboxStatus: async () => (await App.SandboxStatus()) as unknown as SandboxStatus,
@@ -256,11 +319,36 @@ export const wailsApi: WarrenApi = {
   deleteCustomTool: (name, agent) => App.DeleteCustomTool(name, agent),
   customToolProblems: async () => (await App.CustomToolProblems()) ?? [],
 
-  sendMessage: (agent, session, prompt) => App.SendMessage(agent, session, prompt),
+  sendMessage: (agent, session, prompt, opts) =>
+    App.SendChatMessage({ agent, session, prompt, model: opts?.model ?? '', replace_from: opts?.replaceFrom ?? 0 } as never),
   stopRun: (runId) => App.StopRun(runId),
   sessions: async (agent) => ((await App.Sessions(agent)) ?? []) as unknown as ChatSession[],
   sessionHistory: async (id) => ((await App.SessionHistory(id)) ?? []) as unknown as ChatMessage[],
   deleteSession: (id) => App.DeleteSession(id),
+  // ---- Chat (issue 15) ----
+  searchSessions: async (agent, query) => ((await App.SearchSessions(agent, query)) ?? []) as unknown as SessionSearchHit[],
+  agentModels: async (agent) => {
+    const m = (await App.AgentModels(agent)) as unknown as ModelChoices;
+    return { ...m, models: m.models ?? [] };
+  },
+  attachFile: async (agent, name, dataBase64) => (await App.AttachFile(agent, name, dataBase64)) as unknown as Attachment,
+  openURL: async (url) => {
+    const safe = safeUrl(url);
+    if (!safe) throw new Error(`only web and mail links open: ${url}`);
+    // In the app's window Go opens the system browser; the same UI served to a
+    // browser (the dev build, e2e tests) opens a new tab instead.
+    if (location.protocol === 'wails:' || location.hostname === 'wails.localhost') return App.OpenURL(safe);
+    window.open(safe, '_blank', 'noopener,noreferrer');
+  },
+  copyText: async (text) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      return;
+    } catch {
+      // WebKitGTK may refuse the web clipboard; the runtime's works there.
+    }
+    if (!(await ClipboardSetText(text))) throw new Error('the clipboard did not take the text');
+  },
   onAgentEvent: (handler) => subscribe(agentEventName, handler),
 
   subagents: async (session) => ((await App.Subagents(session)) ?? []) as unknown as SubagentTask[],
@@ -287,8 +375,21 @@ export const wailsApi: WarrenApi = {
   deleteModelProvider: (name) => App.DeleteModelProvider(name),
   testModelProvider: async (name) => ((await App.TestModelProvider(name)) ?? []) as unknown as LlmModel[],
 
+  // First run and the provider/agent forms.
+  detectModelServers: async () =>
+    ((await App.DetectModelServers()) ?? []).map((s) => ({ ...s, models: s.models ?? [] })) as unknown as ModelServer[],
+  testModelProviderDraft: async (p) => ((await App.TestModelProviderDraft(p as never)) ?? []) as unknown as LlmModel[],
+  firstRunPending: () => App.FirstRunPending(),
+  finishFirstRun: () => App.FinishFirstRun(),
+  completeFirstRun: (p, model) => App.CompleteFirstRun(p as never, model),
+  newAgentDefaults: async () => {
+    const a = await App.NewAgentDefaults();
+    return { ...a, allow: a.allow ?? [], deny: a.deny ?? [] } as unknown as Agent;
+  },
+  buildSandboxImage: async () => (await App.BuildSandboxImage()) as unknown as SandboxImageReport,
+
   mcpServers: async () => ((await App.MCPServers()) ?? []) as unknown as McpServerView[],
-  addMcpServer: (srv) => App.AddMCPServer(srv as never),
+  addMcpServer: (srv, offer) => App.AddMCPServer(srv as never, offer),
   updateMcpServer: (srv) => App.UpdateMCPServer(srv as never),
   deleteMcpServer: (name) => App.DeleteMCPServer(name),
   setMcpServerEnabled: (name, on) => App.SetMCPServerEnabled(name, on),
@@ -314,6 +415,11 @@ export const wailsApi: WarrenApi = {
   mcpAgentAccess: async (server) => (await App.MCPAgentAccess(server)) as unknown as McpAgentAccess,
   setMcpOffered: (server, on) => App.SetMCPOffered(server, on),
   onMcpEvent: (handler) => subscribe(mcpEventName, handler),
+  previewMcpImport: async (text) => (await App.PreviewMCPImport(text)) as unknown as McpImportPreview,
+  findMcpConfigs: async () => ((await App.FindMCPConfigs()) ?? []) as unknown as McpImportPreview[],
+  importMcpSelection: async (req) => (await App.ImportMCPSelection(req as never)) as unknown as McpImportReport,
+  testSandbox: async () => (await App.TestSandbox()) as unknown as SandboxTest,
+  lastSandboxTest: async () => ((await App.LastSandboxTest()) ?? null) as unknown as SandboxTest | null,
 };
 
 function subscribe<T>(name: string, handler: (ev: T) => void): () => void {

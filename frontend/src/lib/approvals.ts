@@ -29,6 +29,15 @@ function time(s: string | undefined): number {
   return Number.isNaN(t) ? 0 : t;
 }
 
+/**
+ * The pending request that holds up a tool call in the chat: same call id
+ * and tool, oldest first (one exec can ask several times, one at a time).
+ */
+export function requestForCall(list: readonly ApprovalRequest[], callId: string, tool: string): ApprovalRequest | null {
+  if (!callId) return null;
+  return list.find((r) => r.call_id === callId && r.tool === tool && !r.origin) ?? null;
+}
+
 /** Whole seconds left until deadline (never negative); null if unknown. */
 export function secondsLeft(deadline: string | undefined, now: number): number | null {
   const t = deadline ? Date.parse(deadline) : NaN;

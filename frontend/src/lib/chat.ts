@@ -2,7 +2,9 @@
 // history both become the same items, so a reopened session looks like the
 // run that produced it.
 import { STATUS_LABEL, taskTitle } from './subagents';
-import type { Agent, AgentEvent, ChatMessage, ChatSession, SubagentAnnouncement, TokenUsage, UserMessage } from './types';
+import type { Agent, AgentEvent, ChatMessage, ChatSession, IncompleteReason, SubagentAnnouncement, TokenUsage, UserMessage } from './types';
+
+export { RunFollower, Sequencer } from './runFollower';
 
 export interface ToolCallView {
   id: string;
@@ -16,9 +18,28 @@ export interface ToolCallView {
   running: boolean;
 }
 
+export interface UserItem {
+  kind: 'user';
+  text: string;
+  /** The stored message's id, once the backend saved it (edit and resend need it). */
+  id?: number;
+  /** The stored message this one replaces, while it is not saved itself (a resend that failed to start). */
+  replaces?: number;
+}
+
+export interface AssistantItem {
+  kind: 'assistant';
+  /** The reply's Markdown source. */
+  text: string;
+  /** The model that wrote it. */
+  model?: string;
+  /** Why it was cut short; absent when complete. */
+  incomplete?: IncompleteReason;
+}
+
 export type ChatItem =
-  | { kind: 'user'; text: string }
-  | { kind: 'assistant'; text: string }
+  | UserItem
+  | AssistantItem
   | { kind: 'tool'; call: ToolCallView }
   /** A message an agent sent the user, or subagent results, shown apart from the conversation. */
   | { kind: 'notice'; message: UserMessage };
@@ -30,10 +51,48 @@ export interface Transcript {
   error: string | null;
   running: boolean;
   session: string;
+  /** The model answering the running turn (from its session event). */
+  model?: string;
 }
 
 export function emptyTranscript(session = ''): Transcript {
   return { items: [], usage: null, error: null, running: false, session };
+}
+
+/** What the mark under a cut-short reply says. */
+export const INCOMPLETE_LABEL: Record<IncompleteReason, string> = {
+  stopped: 'Stopped',
+  dropped: 'Incomplete — the connection broke off',
+  error: 'Incomplete — an error cut the reply short',
+};
+
+/** Why an error cut a reply short, as the backend records it (agent/persist.go). */
+export function incompleteReason(error: string): IncompleteReason {
+  return /stream dropped|unexpected EOF|connection reset/i.test(error) ? 'dropped' : 'error';
+}
+
+/** Index of the newest user item, or -1. */
+export function lastUserIndex(items: ChatItem[]): number {
+  for (let i = items.length - 1; i >= 0; i--) if (items[i].kind === 'user') return i;
+  return -1;
+}
+
+/** Marks the reply of the newest turn as cut short (in place), when it streamed any text. */
+export function markIncomplete(t: Transcript, reason: IncompleteReason) {
+  const from = lastUserIndex(t.items);
+  for (let i = t.items.length - 1; i > from; i--) {
+    const it = t.items[i];
+    if (it.kind === 'assistant') {
+      it.incomplete ??= reason;
+      return;
+    }
+    if (it.kind === 'tool') return; // the text before a tool call was complete
+  }
+}
+
+/** The stored message a resend of the user item replaces (0 = none: it was never stored). */
+export function replaceTarget(item: UserItem): number {
+  return item.id ?? item.replaces ?? 0;
 }
 
 /** Applies one agent event to t (in place) and returns t. */
@@ -41,12 +100,23 @@ export function applyEvent(t: Transcript, ev: AgentEvent): Transcript {
   switch (ev.kind) {
     case 'session':
       if (ev.session) t.session = ev.session;
+      if (ev.model) t.model = ev.model;
       break;
+    case 'prompt': {
+      // The prompt of this turn is stored: the newest user item is it.
+      const i = lastUserIndex(t.items);
+      const it = t.items[i];
+      if (it?.kind === 'user' && it.id === undefined && ev.message_id) {
+        it.id = ev.message_id;
+        delete it.replaces;
+      }
+      break;
+    }
     case 'text': {
       if (!ev.text) break;
       const last = t.items[t.items.length - 1];
       if (last?.kind === 'assistant') last.text += ev.text;
-      else t.items.push({ kind: 'assistant', text: ev.text });
+      else t.items.push(t.model ? { kind: 'assistant', text: ev.text, model: t.model } : { kind: 'assistant', text: ev.text });
       break;
     }
     case 'tool_start':
@@ -82,6 +152,7 @@ export function applyEvent(t: Transcript, ev: AgentEvent): Transcript {
     case 'error':
       t.running = false;
       t.error = ev.error || 'the run failed';
+      markIncomplete(t, incompleteReason(t.error));
       finishCalls(t);
       break;
   }
@@ -131,9 +202,9 @@ export function itemsFromHistory(msgs: ChatMessage[], notices: UserMessage[] = [
     if (m.kind === 'notification') items.push({ kind: 'notice', message: storedNotice(m, 'info', '') });
     else if (m.kind === 'subagent_results') items.push({ kind: 'notice', message: storedNotice(m, 'info', 'Subagent results') });
     else if (m.kind === 'summary') continue; // for the model; the turns it summarises are still listed
-    else if (m.role === 'user') items.push({ kind: 'user', text: m.content });
+    else if (m.role === 'user') items.push({ kind: 'user', text: m.content, id: m.id });
     else if (m.role === 'assistant') {
-      if (m.content) items.push({ kind: 'assistant', text: m.content });
+      if (m.content) items.push(assistantItem(m));
       for (const tc of m.tool_calls ?? []) {
         const call: ToolCallView = { id: tc.id, name: tc.name, args: tc.arguments, running: false };
         byId.set(tc.id, call);
@@ -151,6 +222,13 @@ export function itemsFromHistory(msgs: ChatMessage[], notices: UserMessage[] = [
   }
   for (const n of pending) items.push({ kind: 'notice', message: n });
   return items;
+}
+
+function assistantItem(m: ChatMessage): AssistantItem {
+  const it: AssistantItem = { kind: 'assistant', text: m.content };
+  if (m.model) it.model = m.model;
+  if (m.incomplete) it.incomplete = m.incomplete;
+  return it;
 }
 
 /** What the message tool (tools/messaging) stores for m: "**Title**\n\ntext", or the text alone. */
@@ -230,133 +308,18 @@ export function isSetupError(msg: string): boolean {
   return /model provider|no model set|provider "[^"]*": |not found/i.test(msg) && /provider|model/i.test(msg);
 }
 
-/**
- * Puts one run's events back in order when they carry seq (1, 2, 3…):
- * push returns the events that can be applied now. Events without seq pass
- * straight through.
- */
-export class Sequencer {
-  private next = 1;
-  private held = new Map<number, AgentEvent>();
-
-  push(ev: AgentEvent): AgentEvent[] {
-    if (typeof ev.seq !== 'number') return [ev];
-    if (ev.seq < this.next) return [];
-    this.held.set(ev.seq, ev);
-    const out: AgentEvent[] = [];
-    for (let e = this.held.get(this.next); e; e = this.held.get(this.next)) {
-      this.held.delete(this.next++);
-      out.push(e);
-    }
-    return out;
+/** text split around the case-insensitive matches of query (spaces collapsed), to <mark> them. */
+export function markParts(text: string, query: string): { text: string; hit: boolean }[] {
+  const q = query.trim().replace(/\s+/g, ' ').toLowerCase();
+  const lower = text.toLowerCase();
+  if (!q || lower.length !== text.length) return [{ text, hit: false }];
+  const out: { text: string; hit: boolean }[] = [];
+  let at = 0;
+  for (let i = lower.indexOf(q); i >= 0; i = lower.indexOf(q, at)) {
+    if (i > at) out.push({ text: text.slice(at, i), hit: false });
+    out.push({ text: text.slice(i, i + q.length), hit: true });
+    at = i + q.length;
   }
-}
-
-/**
- * Routes agent events to the transcript on screen, in order: those of the
- * run it follows (one sent from here, or one Warren started by itself in the
- * open session), and late ones of the run that ended last (the dev server's
- * WebSocket can deliver "done" before the last text). Events of other runs,
- * and of stopped ones, are ignored.
- */
-export class RunFollower {
-  /** The run we show. */
-  private runId: string | null = null;
-  /** The run that ended last: its late events still belong to the transcript. */
-  private endedRun: string | null = null;
-  private order = new Sequencer();
-  /** A send is under way: its run id is not known yet, so events wait in buffer. */
-  private sending = false;
-  private buffer: AgentEvent[] = [];
-  private readonly stopped = new Set<string>();
-
-  /**
-   * transcript returns the one on screen (it is replaced, not only changed);
-   * onadopt hears that a run Warren started by itself is now followed, onend
-   * that the followed run ended.
-   */
-  constructor(private readonly hooks: { transcript: () => Transcript; onadopt: () => void; onend: () => void }) {}
-
-  /** Handles one event from the backend. */
-  receive(ev: AgentEvent) {
-    if (this.stopped.has(ev.run_id)) return;
-    const t = this.hooks.transcript();
-    if ((this.runId && ev.run_id === this.runId) || (!this.runId && !this.sending && ev.run_id === this.endedRun)) this.applyInOrder(ev);
-    else if (this.sending) this.buffer.push(ev);
-    else if (!this.runId && !t.running && ev.session && ev.session === t.session && ev.kind !== 'done' && ev.kind !== 'error') {
-      // A turn Warren started in this session by itself (answering its
-      // subagents' results): follow it like one we started.
-      this.follow(ev.run_id);
-      t.running = true;
-      t.error = null;
-      t.usage = null;
-      this.hooks.onadopt();
-      this.applyInOrder(ev);
-    }
-  }
-
-  /** text is being sent: it shows as a new turn; events that come before its run id is known wait. */
-  beginSend(text: string) {
-    const t = this.hooks.transcript();
-    t.items.push({ kind: 'user', text });
-    t.error = null;
-    t.usage = null;
-    t.running = true;
-    this.sending = true;
-    this.buffer = [];
-  }
-
-  /** The message sent started run id: follow it, from the events that came early. */
-  started(id: string) {
-    this.follow(id);
-    const early = this.buffer.filter((e) => e.run_id === id);
-    this.buffer = [];
-    for (const ev of early) for (const e of this.order.push(ev)) if (this.runId === id) this.apply(e);
-  }
-
-  /** The send is over, whether or not it started a run. */
-  endSend() {
-    this.sending = false;
-    this.buffer = [];
-  }
-
-  /** Ends the followed run on screen and drops it for good; returns its id, or null when none is followed. */
-  stop(): string | null {
-    const id = this.runId;
-    if (!id) return null;
-    this.stopped.add(id);
-    this.runId = null;
-    const t = this.hooks.transcript();
-    t.running = false;
-    finishCalls(t);
-    return id;
-  }
-
-  /** Another transcript is shown: late events of the last run no longer belong. */
-  forgetEnded() {
-    this.endedRun = null;
-  }
-
-  private follow(id: string) {
-    this.runId = id;
-    this.endedRun = null;
-    this.order = new Sequencer();
-  }
-
-  private applyInOrder(ev: AgentEvent) {
-    for (const e of this.order.push(ev)) this.apply(e);
-  }
-
-  private apply(ev: AgentEvent) {
-    if (ev.run_id === this.endedRun && (ev.kind === 'done' || ev.kind === 'error' || ev.kind === 'session')) return;
-    const t = this.hooks.transcript();
-    const ended = ev.run_id === this.endedRun;
-    applyEvent(t, ev);
-    if (ended) t.running = false;
-    if (ev.kind === 'done' || ev.kind === 'error') {
-      this.endedRun = this.runId;
-      this.runId = null;
-      this.hooks.onend();
-    }
-  }
+  if (at < text.length) out.push({ text: text.slice(at), hit: false });
+  return out;
 }

@@ -38,6 +38,12 @@ const rules: Rule[] = [
   { test: /\bmcp\b/i, sentence: 'An MCP server call failed.', fix: { target: 'mcp', label: 'Open MCP servers' } },
   { test: /database is locked|SQLITE_BUSY/i, sentence: 'Warren’s database was busy. Retry in a moment.' },
   { test: /permission denied/i, sentence: 'The operating system refused access to a file or folder.' },
+  // Chat (issue 15): a deleted provider, attachments, a resend of a message that is gone.
+  { test: /provider "([^"]+)": not found/i, sentence: (m) => `The model provider "${m[1]}" no longer exists. Choose another in Agents.`, fix: setupAgents },
+  { test: /too large to attach/i, sentence: 'The file is too large to attach: files up to 10 MB can be attached.' },
+  { test: /not a user message of this session/i, sentence: 'That message is no longer in this chat. Reopen the chat and try again.' },
+  // Tools tab (issue 15): "Allow for this agent" refusals are already one sentence naming what keeps the tool out.
+  { test: /^(\S+ (?:is on .+, which applies to every agent|is denied to agent .+, which covers other tools too|cannot be allowed here).*)$/s, sentence: (m) => m[1] },
 ];
 
 /** A Go/JS error, a string or anything thrown, as text. */

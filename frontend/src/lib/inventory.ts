@@ -91,3 +91,91 @@ export function schemaRows(schema: ToolSchema | null | undefined): ParamRow[] {
 }
 
 export const dangerLevels: readonly Danger[] = ['safe', 'warning', 'dangerous', 'critical'];
+
+// What the badges of a tool mean, in words people use (the title and the
+// accessible description of each badge).
+
+export interface BadgeInfo {
+  label: string;
+  explain: string;
+}
+
+export const dangerInfo: Record<Danger, BadgeInfo> = {
+  safe: { label: 'safe', explain: 'Safe: it only reads or reports; it changes nothing.' },
+  warning: {
+    label: 'caution',
+    explain: 'Caution: it changes files in the workspace or reaches beyond it (a message, another session).',
+  },
+  dangerous: {
+    label: 'dangerous',
+    explain: 'Dangerous: it can delete data or run programs. Risky calls wait for your approval.',
+  },
+  critical: { label: 'critical', explain: 'Critical: it can change this machine beyond the workspace.' },
+};
+
+/** The "asks first" badge: every call of the tool waits for an approval. */
+export const confirmInfo: BadgeInfo = {
+  label: 'asks first',
+  explain: 'Asks first: every call waits until you allow it once, allow it always, or deny it.',
+};
+
+/**
+ * The class badge, or null for the usual class: "static" tools are simply
+ * always there, so saying so is noise. The others only exist inside an
+ * agent's run.
+ */
+export function classInfo(cls: string): BadgeInfo | null {
+  switch (cls) {
+    case 'static':
+      return null;
+    case 'engine':
+      return { label: 'in runs only', explain: 'In runs only: it is created for each agent run because it needs the running agent (for example to start subagents).' };
+    case 'runtime':
+      return { label: 'per task', explain: 'Per task: it is added to each task because it needs the live model connection.' };
+    default:
+      return { label: cls, explain: `Tool class ${cls}.` };
+  }
+}
+
+/** What switching the global profile does to the tools shown. */
+export interface ProfileChange {
+  /** Allowed now, blocked after the switch; sorted. */
+  blocked: string[];
+  /** Blocked now, allowed after the switch; sorted. */
+  allowed: string[];
+}
+
+export function profileChange(current: readonly ToolInfo[], next: readonly ToolInfo[]): ProfileChange {
+  const was = new Map(current.map((t) => [t.name, t.allowed]));
+  const blocked: string[] = [];
+  const allowed: string[] = [];
+  for (const t of next) {
+    const before = was.get(t.name);
+    if (before === undefined || before === t.allowed) continue;
+    (t.allowed ? allowed : blocked).push(t.name);
+  }
+  return { blocked: blocked.sort(), allowed: allowed.sort() };
+}
+
+/** "exec, write_file and read_file" / "a, b, c, … and 5 more". */
+export function nameList(names: readonly string[], max = 6): string {
+  if (names.length <= 1) return names.join('');
+  if (names.length <= max) return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
+}
+
+const tools = (n: number) => `${n} ${n === 1 ? 'tool' : 'tools'}`;
+
+/**
+ * The sentences the profile confirmation leads with:
+ * "Switching to minimal blocks 21 tools for every agent: exec, write_file, … and 15 more."
+ */
+export function profileChangeText(profile: string, c: ProfileChange): string[] {
+  const out: string[] = [];
+  if (c.blocked.length) out.push(`Switching to ${profile} blocks ${tools(c.blocked.length)} for every agent: ${nameList(c.blocked)}.`);
+  if (c.allowed.length) {
+    out.push(`${c.blocked.length ? 'It allows' : `Switching to ${profile} allows`} ${tools(c.allowed.length)} for every agent: ${nameList(c.allowed)}.`);
+  }
+  if (!out.length) out.push(`Switching to ${profile} changes no tool for the agent shown.`);
+  return out;
+}

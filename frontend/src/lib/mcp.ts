@@ -2,8 +2,9 @@
 // draft and its validation (the rules of backend/mcp's Server.Validate, so
 // mistakes show before a round trip), and import reports. Grants and their
 // overrides are in mcpGrants.ts.
+import { idFromName } from './names';
 import { timeOrNull } from './time';
-import type { McpAgentConnection, McpImportReport, McpServer, McpState, McpStatus, McpTransport } from './types';
+import type { McpAgentConnection, McpImportReport, McpServer, McpServerView, McpState, McpStatus, McpTransport } from './types';
 
 /** Server names and tool prefixes become part of tool names: mcp_{prefix}_{tool}. */
 export const NAME_RE = /^[A-Za-z0-9_-]{1,40}$/;
@@ -94,6 +95,26 @@ export function agentConnectionStatus(server: McpStatus, c: McpAgentConnection):
     last_error: c.last_error,
     pid: c.pid,
   };
+}
+
+/**
+ * The notice after adding or saving a server, following its live status so
+ * it never says "Warren is starting it" once it connected (or failed).
+ */
+export function serverNotice(verb: 'Added' | 'Saved', name: string, view: McpServerView | undefined): string {
+  const head = `${verb} ${name}.`;
+  if (!view) return head;
+  if (!view.server.enabled) return `${head} It is switched off: Warren does not start it.`;
+  const st = view.status;
+  switch (st.state) {
+    case 'connected':
+      return st.tools >= 0 ? `${head} It is connected with ${st.tools} ${st.tools === 1 ? 'tool' : 'tools'}.` : `${head} It is connected.`;
+    case 'reconnecting':
+    case 'failed':
+      return `${verb} ${name}, but it has not connected yet: its status below says why.`;
+    default:
+      return verb === 'Added' ? `${head} Warren is starting it.` : `${head} It restarts with the new settings.`;
+  }
 }
 
 /** Whether the server has a process or connection to stop. */
@@ -246,6 +267,14 @@ export type DraftErrors = Partial<Record<DraftField, string>>;
 export interface Validation {
   errors: DraftErrors;
   ok: boolean;
+}
+
+/**
+ * A new server's id from the name typed in the form (lib/names.ts, the one
+ * naming rule): "My Files" → "my-files", at most 40 characters (Go's limit).
+ */
+export function serverIdFromName(name: string): string {
+  return idFromName(name).slice(0, 40).replace(/-+$/, '');
 }
 
 export function nameError(what: string, name: string): string | undefined {

@@ -165,7 +165,58 @@ export interface McpImportReport {
   replaced: string[] | null;
   /** Servers that exist already (import again with replace). */
   skipped: string[] | null;
+  /** Imported but stored switched off (left off, disabled in the file, or it downloads on start). */
+  disabled?: string[] | null;
   warnings: string[] | null;
+}
+
+/** warren.MCPPreviewServer: one server an import would store. Values of env and headers are never included. */
+export interface McpPreviewServer {
+  name: string;
+  transport: McpTransport;
+  command?: string;
+  args: string[] | null;
+  cwd?: string;
+  url?: string;
+  env_keys: string[] | null;
+  header_keys: string[] | null;
+  /** Why starting it downloads code first ("npx downloads the package … when it starts"); absent when it does not. */
+  downloads?: string;
+  /** The file marks it disabled. */
+  disabled_in_file?: boolean;
+  /** Warren has a server of this name: importing it replaces it. */
+  exists: boolean;
+  /** The suggested switch: off when it downloads on start or the file disables it. */
+  enable: boolean;
+  /** What will not work as written: placeholders, a missing command. */
+  notes: string[] | null;
+}
+
+/** warren.MCPImportPreview: what importing one document would store; nothing is stored or started. */
+export interface McpImportPreview {
+  /** "Claude Desktop", "Cursor", "VS Code" for a found config; absent for pasted text. */
+  client?: string;
+  path?: string;
+  servers: McpPreviewServer[] | null;
+  /** About the file: servers left out or renamed. */
+  warnings: string[] | null;
+  /** A found config that could not be read. */
+  error?: string;
+}
+
+/** warren.MCPImportChoice. */
+export interface McpImportChoice {
+  name: string;
+  enabled: boolean;
+}
+
+/** warren.MCPImportRequest: pasted text or a found config's path, and the chosen servers. */
+export interface McpImportRequest {
+  text?: string;
+  path?: string;
+  servers: McpImportChoice[];
+  /** Offer the imported servers' tools to agents. */
+  offer: boolean;
 }
 
 /** warren.ClaudeDesktopOffer: servers in Claude Desktop's config Warren lacks. */

@@ -1,8 +1,8 @@
 // What the sandbox status means for the user, in words.
-import type { SandboxCheck, SandboxStatus } from './types';
+import type { SandboxCheck, SandboxStatus, SandboxTest } from './types';
 import { plural } from './words';
 
-export type Tone = 'safe' | 'caution' | 'danger' | 'blocked';
+export type Tone = 'safe' | 'caution' | 'danger' | 'blocked' | 'pending';
 
 export interface Verdict {
   tone: Tone;
@@ -12,6 +12,8 @@ export interface Verdict {
 
 export const HOST_HEADLINE = 'Commands run ON THIS MACHINE (no sandbox)';
 export const PODMAN_HEADLINE = 'Commands run in rootless Podman containers';
+export const TESTING_HEADLINE = 'Testing the sandbox…';
+export const FAILED_HEADLINE = 'Commands are refused: the sandbox test failed';
 
 /** Podman can run commands now: available and nothing reported in the way. */
 export function sandboxReady(s: SandboxStatus): boolean {
@@ -23,8 +25,35 @@ export function problemLines(s: SandboxStatus): string[] {
   return (s.problems ?? []).filter(Boolean);
 }
 
-/** Where commands run right now, given the configured mode and what is available. */
-export function whereCommandsRun(s: SandboxStatus): Verdict {
+// What each doctor check's failure means, as a person would say it.
+const CHECK_SENTENCES: Record<string, string> = {
+  socket: 'Warren cannot reach the Podman service.',
+  service: 'The Podman service does not work as the sandbox needs.',
+  subuid: 'The sandbox user has no subordinate user ids for rootless containers.',
+  subgid: 'The sandbox user has no subordinate group ids for rootless containers.',
+  'user namespaces': 'The kernel does not allow unprivileged user namespaces.',
+  'cgroup limits': 'This host does not enforce the sandbox’s resource limits.',
+  'tun device': 'Sandboxes with network cannot get one: the tun device is not usable.',
+  slirp4netns: 'Sandboxes with network cannot get one: slirp4netns is not installed.',
+  image: 'The sandbox image is missing.',
+  runner: 'Warren’s sandbox helper (warren-runner) is missing.',
+  workspace: 'The sandbox user cannot use the workspace folder.',
+  run: 'A test command failed inside a sandbox container.',
+  'network run': 'A test command with network failed inside a sandbox container.',
+};
+
+/** A failed check in one sentence: "The sandbox image is missing." */
+export function checkSentence(c: SandboxCheck): string {
+  return CHECK_SENTENCES[c.name] ?? `The sandbox check “${c.name}” failed.`;
+}
+
+/**
+ * Where commands run right now. The Podman side says it works only after the
+ * real test (a command in a real container) passed: status alone said
+ * "ready" while the first command failed (issue 15). Without a test yet it
+ * says the test is running; with a failed test, that the check failed.
+ */
+export function whereCommandsRun(s: SandboxStatus, test?: SandboxTest | null): Verdict {
   if (s.mode === 'host') {
     return {
       tone: 'danger',
@@ -32,18 +61,29 @@ export function whereCommandsRun(s: SandboxStatus): Verdict {
       detail: 'Sandbox mode is “host”: agents’ commands run as your user, with your files and your network.',
     };
   }
-  if (!sandboxReady(s)) {
+  const failed = test && !test.ok ? checkSentence(test.failed ?? { name: 'run', ok: false, detail: '' }) : null;
+  if (failed || !sandboxReady(s)) {
+    const why = failed ? `The sandbox test failed. ${failed}` : 'The Podman sandbox is not ready (see the problem below).';
     if (s.fallback === 'host') {
       return {
         tone: 'danger',
         headline: HOST_HEADLINE,
-        detail: 'The Podman sandbox is not ready (see the problem below) and the fallback is “host”, so commands run directly on this machine.',
+        detail: `${why} The fallback is “host”, so commands run directly on this machine.`,
       };
     }
     return {
       tone: 'blocked',
-      headline: 'Commands are refused: the sandbox is not ready',
-      detail: 'The fallback is “deny”, so nothing runs until the Podman sandbox is ready: see the problem below and its fix.',
+      headline: failed ? FAILED_HEADLINE : 'Commands are refused: the sandbox is not ready',
+      detail: failed
+        ? `${failed} The fallback is “deny”, so nothing runs until it is fixed.`
+        : 'The fallback is “deny”, so nothing runs until the Podman sandbox is ready: see the problem below and its fix.',
+    };
+  }
+  if (!test) {
+    return {
+      tone: 'pending',
+      headline: TESTING_HEADLINE,
+      detail: 'Warren runs a test command in a real container before saying the sandbox works.',
     };
   }
   if (!s.rootless) {
@@ -58,6 +98,16 @@ export function whereCommandsRun(s: SandboxStatus): Verdict {
     headline: PODMAN_HEADLINE,
     detail: 'Each session gets its own container: read-only root, all capabilities dropped, only the workspace writable, no network unless a tool asks for one.',
   };
+}
+
+/** When the test ran and what it proved: "Tested at 14:03 (1.2 s): a command ran in a container." */
+export function testedText(t: SandboxTest): string {
+  const at = new Date(t.at);
+  const when = Number.isNaN(at.getTime()) ? '' : ` at ${at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })}`;
+  const took = t.seconds >= 0.1 ? ` (${t.seconds < 10 ? t.seconds.toFixed(1) : Math.round(t.seconds)} s)` : '';
+  return t.ok
+    ? `Tested${when}${took}: a command ran in a container, with the workspace writable.`
+    : `Tested${when}${took}: the check “${t.failed?.name ?? 'run'}” failed.`;
 }
 
 /** Docker-style short container id. */

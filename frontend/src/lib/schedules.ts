@@ -171,6 +171,34 @@ function capitalise(s: string): string {
   return s ? s[0].toUpperCase() + s.slice(1) : s;
 }
 
+const MAX_DERIVED_NAME = 60;
+const TRAILING = /[.!?:;,… ]+$/u;
+
+/**
+ * The name Go gives a job saved without one (backend/cron NameFromPrompt):
+ * the prompt's first line, whitespace collapsed, cut at a word near 60
+ * characters with "…", first letter upper-case. The form shows it while
+ * the prompt is typed, so the saved name is no surprise.
+ */
+export function nameFromPrompt(prompt: string): string {
+  let line = '';
+  for (const l of prompt.split('\n')) {
+    line = l.split(/\s+/u).filter(Boolean).join(' ');
+    if (line) break;
+  }
+  line = line.replace(TRAILING, '');
+  let r = Array.from(line);
+  if (r.length > MAX_DERIVED_NAME) {
+    const head = r.slice(0, MAX_DERIVED_NAME).join('');
+    const sp = head.lastIndexOf(' ');
+    const cut = sp >= 0 && Array.from(head.slice(0, sp)).length >= 20 ? Array.from(head.slice(0, sp)).length : MAX_DERIVED_NAME - 1;
+    r = [...Array.from(r.slice(0, cut).join('').replace(TRAILING, '')), '…'];
+  }
+  if (!r.length) return 'Scheduled prompt';
+  r[0] = r[0].toUpperCase();
+  return r.join('');
+}
+
 export function emptyJobInput(agent = 'default'): CronJobInput {
   return { agent, name: '', schedule: '', prompt: '' };
 }

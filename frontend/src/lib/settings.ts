@@ -1,6 +1,9 @@
 // Agent and model-provider forms: drafts (what the inputs hold), validation
-// mirroring backend/store, and conversion back to the wire shapes.
-import type { Agent, ModelProvider } from './types';
+// mirroring backend/store and the tool inventory, and conversion back to the
+// wire shapes. Ids follow lib/names.ts: a person types a display name, the
+// id is derived from it.
+import { idFromName, idProblem } from './names';
+import type { Agent, ModelProvider, ToolInfo } from './types';
 
 export const KEY_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const PROFILES = ['', 'full', 'coding', 'messaging', 'minimal'] as const;
@@ -38,7 +41,8 @@ export function agentDraft(a: Agent | null): AgentDraft {
     allow: (a?.allow ?? []).join(', '),
     deny: (a?.deny ?? []).join(', '),
     workspace: a?.workspace ?? '',
-    sandbox: a?.sandbox ?? false,
+    // New agents are sandboxed: running commands on the host is a choice.
+    sandbox: a?.sandbox ?? true,
     network: a?.network ?? false,
   };
 }
@@ -69,21 +73,105 @@ export function agentFromDraft(d: AgentDraft): Agent {
 
 const TOOL_RE = /^[a-z0-9_*:-]+$/i;
 
+// policy/groups.go: the static groups, plus those every tool source adds.
+const STATIC_GROUPS = ['fs', 'runtime', 'web', 'memory', 'sessions', 'knowledge', 'automation', 'messaging', 'teams', 'media_gen', 'media_read', 'skills', 'system', 'mcp', 'custom', 'warren'];
+
+/** What allow/deny entries may name: the inventory's tools and groups. */
+export interface ToolNames {
+  tools: string[];
+  groups: string[];
+}
+
+/** The names an inventory offers to allow/deny lists. */
+export function toolNames(inv: ToolInfo[]): ToolNames {
+  const groups = new Set(STATIC_GROUPS);
+  for (const t of inv) if (t.group) groups.add(t.group);
+  return { tools: inv.map((t) => t.name).sort(), groups: [...groups].sort() };
+}
+
+/** Edit distance (Levenshtein) between a and b. */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/**
+ * Up to three known names close to an unknown one: near in spelling, or
+ * sharing a word ("nonexistent_tool" → "tool_search").
+ */
+export function suggestNames(entry: string, known: string[]): string[] {
+  const e = entry.toLowerCase();
+  const words = new Set(e.split(/[_:-]+/).filter((w) => w.length > 2));
+  return known
+    .map((k) => {
+      const d = distance(e, k.toLowerCase());
+      const shared = k.toLowerCase().split(/[_:-]+/).some((w) => words.has(w));
+      const near = d <= Math.max(2, Math.floor(e.length / 3)) || k.includes(e) || e.includes(k);
+      return { k, score: near ? d : shared ? 100 + d : Infinity };
+    })
+    .filter((x) => x.score < Infinity)
+    .sort((a, b) => a.score - b.score || a.k.localeCompare(b.k))
+    .slice(0, 3)
+    .map((x) => x.k);
+}
+
+/** An allow/deny entry the inventory does not know, with what was likely meant. */
+export interface UnknownEntry {
+  entry: string;
+  suggestions: string[];
+}
+
+/** The entries of a comma list that name no tool or group of names. */
+export function unknownEntries(list: string, names: ToolNames): UnknownEntry[] {
+  const out: UnknownEntry[] = [];
+  for (const x of splitList(list)) {
+    if (x === '*' || !TOOL_RE.test(x)) continue;
+    const group = x.startsWith('group:') ? x.slice('group:'.length) : null;
+    if (group !== null) {
+      if (names.groups.includes(group) || group.startsWith('mcp:')) continue;
+      out.push({ entry: x, suggestions: suggestNames(group, names.groups).map((g) => `group:${g}`) });
+    } else if (!names.tools.includes(x)) {
+      out.push({ entry: x, suggestions: suggestNames(x, names.tools) });
+    }
+  }
+  return out;
+}
+
+/** One sentence refusing unknown entries, with the likely names. */
+export function unknownMessage(bad: UnknownEntry[]): string {
+  return bad
+    .map(({ entry, suggestions }) =>
+      suggestions.length
+        ? `No tool or group is named ${entry}: did you mean ${suggestions.join(' or ')}?`
+        : `No tool or group is named ${entry}; the Tools tab lists them all.`,
+    )
+    .join(' ');
+}
+
 export function validateAgent(
   d: AgentDraft,
-  opts: { existing?: string[]; creating?: boolean; providers?: string[] } = {},
+  opts: { existing?: string[]; creating?: boolean; providers?: string[]; tools?: ToolNames | null } = {},
 ): Errors<AgentDraft> {
   const e: Errors<AgentDraft> = {};
   const key = d.key.trim();
-  if (!key) e.key = 'A key is required.';
-  else if (!KEY_RE.test(key)) e.key = 'Use 1–64 lower-case letters, digits, _ or -, starting with a letter or digit.';
-  else if (opts.creating && opts.existing?.includes(key)) e.key = `An agent with the key ${key} already exists.`;
+  if (opts.creating && !d.name.trim()) e.key = 'Give the agent a name.';
+  else if (!KEY_RE.test(key)) e.key = idProblem(key) || 'Use 1–64 lower-case letters, digits, _ or -, starting with a letter or digit.';
+  else if (opts.creating && opts.existing?.includes(key)) e.key = `An agent with the id ${key} already exists: choose another name.`;
   if (d.type !== 'open' && d.type !== 'predefined') e.type = 'Choose open or predefined.';
   if (d.provider && opts.providers && !opts.providers.includes(d.provider)) e.provider = `No provider named ${d.provider}.`;
   if (!PROFILES.includes(d.profile as (typeof PROFILES)[number])) e.profile = 'Choose a profile or inherit.';
   for (const f of ['allow', 'deny'] as const) {
     const bad = splitList(d[f]).filter((x) => !TOOL_RE.test(x));
     if (bad.length) e[f] = `Not tool names: ${bad.join(', ')}. Separate names with commas.`;
+    else if (opts.tools) {
+      const unknown = unknownEntries(d[f], opts.tools);
+      if (unknown.length) e[f] = unknownMessage(unknown);
+    }
   }
   const both = splitList(d.allow).filter((x) => splitList(d.deny).includes(x));
   if (!e.deny && both.length) e.deny = `Both allowed and denied: ${both.join(', ')}.`;
@@ -93,6 +181,9 @@ export function validateAgent(
 }
 
 export interface ProviderDraft {
+  /** What the person typed; the id (name) is derived from it for a new provider. */
+  label: string;
+  /** The id, as stored. */
   name: string;
   kind: 'openai' | 'anthropic';
   base_url: string;
@@ -105,6 +196,7 @@ export interface ProviderDraft {
 
 export function providerDraft(p: ModelProvider | null): ProviderDraft {
   return {
+    label: p?.name ?? '',
     name: p?.name ?? '',
     kind: p?.kind ?? 'openai',
     base_url: p?.base_url ?? '',
@@ -129,9 +221,9 @@ export function providerFromDraft(d: ProviderDraft): ModelProvider {
 export function validateProvider(d: ProviderDraft, opts: { existing?: string[]; creating?: boolean } = {}): Errors<ProviderDraft> {
   const e: Errors<ProviderDraft> = {};
   const name = d.name.trim();
-  if (!name) e.name = 'A name is required.';
-  else if (!KEY_RE.test(name)) e.name = 'Use 1–64 lower-case letters, digits, _ or -, starting with a letter or digit.';
-  else if (opts.creating && opts.existing?.includes(name)) e.name = `A provider named ${name} already exists.`;
+  if (!name) e.name = opts.creating && d.label.trim() ? idProblem(name) : 'A name is required.';
+  else if (!KEY_RE.test(name)) e.name = idProblem(name) || 'Use 1–64 lower-case letters, digits, _ or -, starting with a letter or digit.';
+  else if (opts.creating && opts.existing?.includes(name)) e.name = `A provider with the id ${name} already exists: choose another name, or edit that one.`;
   if (d.kind !== 'openai' && d.kind !== 'anthropic') e.kind = 'Choose OpenAI-compatible or Anthropic.';
   const url = d.base_url.trim();
   if (!url) e.base_url = 'A base URL is required, e.g. http://127.0.0.1:11434/v1.';
@@ -150,3 +242,11 @@ export function validateProvider(d: ProviderDraft, opts: { existing?: string[]; 
 }
 
 export const hasErrors = (e: object) => Object.keys(e).length > 0;
+
+/** The id a display name gives: "Research Bot" → "research-bot". */
+export const idFor = (name: string) => idFromName(name);
+
+/** True when two drafts hold the same values (the form has nothing unsaved). */
+export function sameDraft<T extends object>(a: T, b: T): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

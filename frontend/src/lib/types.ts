@@ -49,6 +49,10 @@ export interface Explanation {
   groups?: string[];
   allowed: boolean;
   steps: ExplanationStep[];
+  /** The verdict in one sentence, naming what decided it. */
+  summary?: string;
+  /** A deny every agent is bound by (global or subagent deny): no per-agent change can allow the tool. */
+  denied_by?: string;
 }
 
 export type ToolTopic = 'tool.start' | 'tool.complete' | 'tool.error';
@@ -97,6 +101,8 @@ export interface ApprovalRequest {
   cwd?: string;
   agent?: string;
   session?: string;
+  /** The tool call the request holds up, so the chat asks on that call's card. */
+  call_id?: string;
   /** Why the action was flagged. */
   reason: string;
   created: string;
@@ -200,6 +206,22 @@ export interface SandboxCheck {
   fix?: string;
 }
 
+/** warren.SandboxTest: the sandbox's real test (doctor checks, then a command in a real container). */
+export interface SandboxTest {
+  /** When it finished (RFC 3339). */
+  at: string;
+  /** A test command ran in a container with the workspace writable. */
+  ok: boolean;
+  checks: SandboxCheck[] | null;
+  /** The first failed check that stops sandboxed commands; absent when ok. */
+  failed?: SandboxCheck | null;
+  /** A failed check only agents with network on meet (tun device, slirp4netns). */
+  network_failed?: SandboxCheck | null;
+  /** What Warren can fix itself: "build-image". */
+  action?: string;
+  seconds: number;
+}
+
 // ---- Custom tools (app.CustomTools → custom.Definition) ----
 
 /**
@@ -279,6 +301,27 @@ export interface LlmModel {
   id: string;
 }
 
+// ---- First run (app/onboarding.go) ----
+
+/** warren.ModelServer: a local OpenAI-compatible server that answered. */
+export interface ModelServer {
+  /** "ollama", "lmstudio", "llamacpp", "vllm" or "custom". */
+  kind: string;
+  /** For a person: "Ollama". */
+  label: string;
+  base_url: string;
+  models: LlmModel[];
+  /** It answered 401/403: running, but wants an API key. */
+  needs_key: boolean;
+}
+
+/** podman.ImageReport: what BuildSandboxImage made. */
+export interface SandboxImageReport {
+  image: string;
+  id: string;
+  source: string;
+}
+
 /** sessions.Session */
 export interface ChatSession {
   id: string;
@@ -286,6 +329,8 @@ export interface ChatSession {
   parent_id?: string;
   title: string;
   status: string;
+  /** The model chosen for this chat in its header ("" = the agent's). */
+  model?: string;
   prompt_tokens: number;
   completion_tokens: number;
   created: string;
@@ -316,7 +361,48 @@ export interface ChatMessage {
   tool_call_id?: string;
   name?: string;
   kind?: ChatMessageKind | string;
+  /** The model that wrote an assistant message. */
+  model?: string;
+  /** Why a stored reply is partial; absent when complete. */
+  incomplete?: IncompleteReason;
   created: string;
+}
+
+// ---- The chat's own calls (issue 15: model picker, resend, search, attachments) ----
+
+/** sessions.Incomplete*: why a reply was cut short. */
+export type IncompleteReason = 'stopped' | 'dropped' | 'error';
+
+/** What sendMessage sends besides the prompt. */
+export interface SendOptions {
+  /** The model picked in the chat's header ("" = the session's or the agent's). */
+  model?: string;
+  /** The id of the user message this one replaces (edit, regenerate, retry). */
+  replaceFrom?: number;
+}
+
+/** sessions.SearchHit */
+export interface SessionSearchHit {
+  session: ChatSession;
+  /** The matching words in context; "" when the title matched. */
+  snippet: string;
+}
+
+/** warren.ModelChoices: what the chat's model picker offers for an agent. */
+export interface ModelChoices {
+  provider: string;
+  /** The model a new chat uses ("" when none is set). */
+  default: string;
+  models: string[];
+  /** Why the list is missing or short ("" when whole). */
+  problem?: string;
+}
+
+/** warren.Attachment: a file copied into the workspace for the chat. */
+export interface Attachment {
+  /** Relative to the workspace, e.g. "attachments/notes.txt". */
+  path: string;
+  size: number;
 }
 
 /** llm.Usage */
@@ -327,7 +413,7 @@ export interface TokenUsage {
   estimated?: boolean;
 }
 
-export type AgentEventKind = 'session' | 'text' | 'tool_start' | 'tool_end' | 'usage' | 'done' | 'error';
+export type AgentEventKind = 'session' | 'prompt' | 'text' | 'tool_start' | 'tool_end' | 'usage' | 'done' | 'error';
 
 /** app.AgentEvent: an agent.Event tagged with its run ("agent:event"). */
 export interface AgentEvent {
@@ -345,6 +431,10 @@ export interface AgentEvent {
   duration_ms?: number;
   usage?: TokenUsage;
   error?: string;
+  /** On "session": the model answering this turn. */
+  model?: string;
+  /** On "prompt": the stored id of the user's message. */
+  message_id?: number;
 }
 
 // ---- Subagents ("subagent:event", app.Subagents → agent.Task) ----

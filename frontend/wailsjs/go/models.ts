@@ -83,6 +83,26 @@ export namespace app {
 	        this.duration_ms = source["duration_ms"];
 	    }
 	}
+	export class ChatRequest {
+	    agent: string;
+	    session: string;
+	    prompt: string;
+	    model: string;
+	    replace_from: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.session = source["session"];
+	        this.prompt = source["prompt"];
+	        this.model = source["model"];
+	        this.replace_from = source["replace_from"];
+	    }
+	}
 	export class MCPAgentAccess {
 	    also_allowed: boolean;
 	    hint: string;
@@ -321,6 +341,7 @@ export namespace approvals {
 	    cwd?: string;
 	    agent?: string;
 	    session?: string;
+	    call_id?: string;
 	    reason: string;
 	    // Go type: time
 	    created: any;
@@ -341,6 +362,7 @@ export namespace approvals {
 	        this.cwd = source["cwd"];
 	        this.agent = source["agent"];
 	        this.session = source["session"];
+	        this.call_id = source["call_id"];
 	        this.reason = source["reason"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.deadline = this.convertValues(source["deadline"], null);
@@ -744,6 +766,22 @@ export namespace podman {
 	        this.fix = source["fix"];
 	    }
 	}
+	export class ImageReport {
+	    image: string;
+	    id: string;
+	    source: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImageReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.image = source["image"];
+	        this.id = source["id"];
+	        this.source = source["source"];
+	    }
+	}
 
 }
 
@@ -770,6 +808,8 @@ export namespace policy {
 	    groups: string[];
 	    allowed: boolean;
 	    steps: StepTrace[];
+	    summary: string;
+	    denied_by?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Explanation(source);
@@ -781,6 +821,8 @@ export namespace policy {
 	        this.groups = source["groups"];
 	        this.allowed = source["allowed"];
 	        this.steps = this.convertValues(source["steps"], StepTrace);
+	        this.summary = source["summary"];
+	        this.denied_by = source["denied_by"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -831,6 +873,8 @@ export namespace sessions {
 	    name?: string;
 	    kind?: string;
 	    covers_through?: number;
+	    model?: string;
+	    incomplete?: string;
 	    created: string;
 	
 	    static createFrom(source: any = {}) {
@@ -847,6 +891,8 @@ export namespace sessions {
 	        this.name = source["name"];
 	        this.kind = source["kind"];
 	        this.covers_through = source["covers_through"];
+	        this.model = source["model"];
+	        this.incomplete = source["incomplete"];
 	        this.created = source["created"];
 	    }
 	
@@ -874,6 +920,7 @@ export namespace sessions {
 	    parent_id?: string;
 	    title: string;
 	    status: string;
+	    model: string;
 	    prompt_tokens: number;
 	    completion_tokens: number;
 	    created: string;
@@ -890,12 +937,46 @@ export namespace sessions {
 	        this.parent_id = source["parent_id"];
 	        this.title = source["title"];
 	        this.status = source["status"];
+	        this.model = source["model"];
 	        this.prompt_tokens = source["prompt_tokens"];
 	        this.completion_tokens = source["completion_tokens"];
 	        this.created = source["created"];
 	        this.updated = source["updated"];
 	    }
 	}
+	export class SearchHit {
+	    session: Session;
+	    snippet: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchHit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = this.convertValues(source["session"], Session);
+	        this.snippet = source["snippet"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 
 }
 
@@ -962,6 +1043,20 @@ export namespace store {
 
 export namespace warren {
 	
+	export class Attachment {
+	    path: string;
+	    size: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Attachment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.size = source["size"];
+	    }
+	}
 	export class ClaudeDesktopOffer {
 	    path: string;
 	    servers: string[];
@@ -1018,10 +1113,99 @@ export namespace warren {
 	        this.prompt = source["prompt"];
 	    }
 	}
+	export class MCPImportChoice {
+	    name: string;
+	    enabled: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPImportChoice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.enabled = source["enabled"];
+	    }
+	}
+	export class MCPPreviewServer {
+	    name: string;
+	    transport: string;
+	    command?: string;
+	    args: string[];
+	    cwd?: string;
+	    url?: string;
+	    env_keys: string[];
+	    header_keys: string[];
+	    downloads?: string;
+	    disabled_in_file?: boolean;
+	    exists: boolean;
+	    enable: boolean;
+	    notes: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPPreviewServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.transport = source["transport"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.cwd = source["cwd"];
+	        this.url = source["url"];
+	        this.env_keys = source["env_keys"];
+	        this.header_keys = source["header_keys"];
+	        this.downloads = source["downloads"];
+	        this.disabled_in_file = source["disabled_in_file"];
+	        this.exists = source["exists"];
+	        this.enable = source["enable"];
+	        this.notes = source["notes"];
+	    }
+	}
+	export class MCPImportPreview {
+	    client?: string;
+	    path?: string;
+	    servers: MCPPreviewServer[];
+	    warnings: string[];
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPImportPreview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.client = source["client"];
+	        this.path = source["path"];
+	        this.servers = this.convertValues(source["servers"], MCPPreviewServer);
+	        this.warnings = source["warnings"];
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class MCPImportReport {
 	    added: string[];
 	    replaced: string[];
 	    skipped: string[];
+	    disabled: string[];
 	    warnings: string[];
 	
 	    static createFrom(source: any = {}) {
@@ -1033,9 +1217,47 @@ export namespace warren {
 	        this.added = source["added"];
 	        this.replaced = source["replaced"];
 	        this.skipped = source["skipped"];
+	        this.disabled = source["disabled"];
 	        this.warnings = source["warnings"];
 	    }
 	}
+	export class MCPImportRequest {
+	    text?: string;
+	    path?: string;
+	    servers: MCPImportChoice[];
+	    offer: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPImportRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.path = source["path"];
+	        this.servers = this.convertValues(source["servers"], MCPImportChoice);
+	        this.offer = source["offer"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class MCPServerView {
 	    server: mcp.Server;
 	    status: mcp.Status;
@@ -1089,6 +1311,105 @@ export namespace warren {
 	        this.enabled = source["enabled"];
 	        this.danger = source["danger"];
 	    }
+	}
+	export class ModelChoices {
+	    provider: string;
+	    default: string;
+	    models: string[];
+	    problem?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelChoices(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.default = source["default"];
+	        this.models = source["models"];
+	        this.problem = source["problem"];
+	    }
+	}
+	export class ModelServer {
+	    kind: string;
+	    label: string;
+	    base_url: string;
+	    models: llm.Model[];
+	    needs_key: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.label = source["label"];
+	        this.base_url = source["base_url"];
+	        this.models = this.convertValues(source["models"], llm.Model);
+	        this.needs_key = source["needs_key"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SandboxTest {
+	    // Go type: time
+	    at: any;
+	    ok: boolean;
+	    checks: podman.Check[];
+	    failed?: podman.Check;
+	    network_failed?: podman.Check;
+	    action?: string;
+	    seconds: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SandboxTest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.at = this.convertValues(source["at"], null);
+	        this.ok = source["ok"];
+	        this.checks = this.convertValues(source["checks"], podman.Check);
+	        this.failed = this.convertValues(source["failed"], podman.Check);
+	        this.network_failed = this.convertValues(source["network_failed"], podman.Check);
+	        this.action = source["action"];
+	        this.seconds = source["seconds"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ToolInfo {
 	    name: string;

@@ -4,11 +4,11 @@ import {warren} from '../models';
 import {cron} from '../models';
 import {mcp} from '../models';
 import {store} from '../models';
+import {policy} from '../models';
 import {approvals} from '../models';
+import {podman} from '../models';
 import {app} from '../models';
 import {custom} from '../models';
-import {policy} from '../models';
-import {podman} from '../models';
 import {sessions} from '../models';
 import {agent} from '../models';
 import {llm} from '../models';
@@ -17,11 +17,15 @@ export function ActiveProfile():Promise<string>;
 
 export function AddCronJob(arg1:warren.CronJobInput):Promise<cron.Job>;
 
-export function AddMCPServer(arg1:mcp.Server):Promise<void>;
+export function AddMCPServer(arg1:mcp.Server,arg2:boolean):Promise<void>;
 
 export function AgentContextFiles(arg1:string):Promise<Array<warren.ContextFileView>>;
 
+export function AgentModels(arg1:string):Promise<warren.ModelChoices>;
+
 export function Agents():Promise<Array<store.Agent>>;
+
+export function AllowToolForAgent(arg1:string,arg2:string):Promise<policy.Explanation>;
 
 export function AnswerApproval(arg1:string,arg2:string):Promise<boolean>;
 
@@ -33,6 +37,10 @@ export function ApprovalMode():Promise<string>;
 
 export function ApprovalPatterns():Promise<Array<approvals.Pattern>>;
 
+export function AttachFile(arg1:string,arg2:string,arg3:string):Promise<warren.Attachment>;
+
+export function BuildSandboxImage():Promise<podman.ImageReport>;
+
 export function CallTool(arg1:string,arg2:string,arg3:string):Promise<app.CallResult>;
 
 export function CanSaveFiles():Promise<boolean>;
@@ -40,6 +48,8 @@ export function CanSaveFiles():Promise<boolean>;
 export function CancelSubagent(arg1:string,arg2:string):Promise<boolean>;
 
 export function ClaudeDesktopOffer():Promise<warren.ClaudeDesktopOffer>;
+
+export function CompleteFirstRun(arg1:store.Provider,arg2:string):Promise<void>;
 
 export function CronJobs():Promise<Array<cron.Job>>;
 
@@ -63,13 +73,25 @@ export function DeleteModelProvider(arg1:string):Promise<void>;
 
 export function DeleteSession(arg1:string):Promise<void>;
 
+export function DetectModelServers():Promise<Array<warren.ModelServer>>;
+
 export function DialogsEnabled():Promise<boolean>;
 
 export function Explain(arg1:string,arg2:string,arg3:string):Promise<policy.Explanation>;
 
 export function ExportMCPServers():Promise<string>;
 
+export function FindMCPConfigs():Promise<Array<warren.MCPImportPreview>>;
+
+export function FinishFirstRun():Promise<void>;
+
+export function FirstRunPending():Promise<boolean>;
+
+export function ImportMCPSelection(arg1:warren.MCPImportRequest):Promise<warren.MCPImportReport>;
+
 export function ImportMCPServers(arg1:string,arg2:boolean):Promise<warren.MCPImportReport>;
+
+export function LastSandboxTest():Promise<warren.SandboxTest>;
 
 export function MCPAccessRequests(arg1:string):Promise<Array<mcp.AccessRequest>>;
 
@@ -85,7 +107,13 @@ export function MCPServers():Promise<Array<warren.MCPServerView>>;
 
 export function ModelProviders():Promise<Array<store.Provider>>;
 
+export function NewAgentDefaults():Promise<store.Agent>;
+
+export function OpenURL(arg1:string):Promise<void>;
+
 export function PendingApprovals():Promise<Array<approvals.Request>>;
+
+export function PreviewMCPImport(arg1:string):Promise<warren.MCPImportPreview>;
 
 export function Profiles():Promise<Array<string>>;
 
@@ -117,6 +145,10 @@ export function SaveMCPGrant(arg1:mcp.Grant):Promise<void>;
 
 export function SaveModelProvider(arg1:store.Provider):Promise<void>;
 
+export function SearchSessions(arg1:string,arg2:string):Promise<Array<sessions.SearchHit>>;
+
+export function SendChatMessage(arg1:app.ChatRequest):Promise<string>;
+
 export function SendMessage(arg1:string,arg2:string,arg3:string):Promise<string>;
 
 export function SessionHistory(arg1:string):Promise<Array<sessions.Message>>;
@@ -139,7 +171,11 @@ export function SetMCPToolEnabled(arg1:string,arg2:string,arg3:boolean):Promise<
 
 export function SetSandboxSettings(arg1:string,arg2:string,arg3:string):Promise<void>;
 
+export function SetWindowFocused(arg1:boolean):Promise<void>;
+
 export function StartMCPServer(arg1:string):Promise<void>;
+
+export function StopAllowingToolForAgent(arg1:string,arg2:string):Promise<policy.Explanation>;
 
 export function StopMCPServer(arg1:string):Promise<void>;
 
@@ -150,6 +186,10 @@ export function Subagents(arg1:string):Promise<Array<agent.Task>>;
 export function TestMCPServer(arg1:mcp.Server):Promise<app.MCPTestResult>;
 
 export function TestModelProvider(arg1:string):Promise<Array<llm.Model>>;
+
+export function TestModelProviderDraft(arg1:store.Provider):Promise<Array<llm.Model>>;
+
+export function TestSandbox():Promise<warren.SandboxTest>;
 
 export function Tools(arg1:string,arg2:string):Promise<Array<warren.ToolInfo>>;
 

@@ -10,16 +10,24 @@ export function AddCronJob(arg1) {
   return window['go']['app']['App']['AddCronJob'](arg1);
 }
 
-export function AddMCPServer(arg1) {
-  return window['go']['app']['App']['AddMCPServer'](arg1);
+export function AddMCPServer(arg1, arg2) {
+  return window['go']['app']['App']['AddMCPServer'](arg1, arg2);
 }
 
 export function AgentContextFiles(arg1) {
   return window['go']['app']['App']['AgentContextFiles'](arg1);
 }
 
+export function AgentModels(arg1) {
+  return window['go']['app']['App']['AgentModels'](arg1);
+}
+
 export function Agents() {
   return window['go']['app']['App']['Agents']();
+}
+
+export function AllowToolForAgent(arg1, arg2) {
+  return window['go']['app']['App']['AllowToolForAgent'](arg1, arg2);
 }
 
 export function AnswerApproval(arg1, arg2) {
@@ -42,6 +50,14 @@ export function ApprovalPatterns() {
   return window['go']['app']['App']['ApprovalPatterns']();
 }
 
+export function AttachFile(arg1, arg2, arg3) {
+  return window['go']['app']['App']['AttachFile'](arg1, arg2, arg3);
+}
+
+export function BuildSandboxImage() {
+  return window['go']['app']['App']['BuildSandboxImage']();
+}
+
 export function CallTool(arg1, arg2, arg3) {
   return window['go']['app']['App']['CallTool'](arg1, arg2, arg3);
 }
@@ -56,6 +72,10 @@ export function CancelSubagent(arg1, arg2) {
 
 export function ClaudeDesktopOffer() {
   return window['go']['app']['App']['ClaudeDesktopOffer']();
+}
+
+export function CompleteFirstRun(arg1, arg2) {
+  return window['go']['app']['App']['CompleteFirstRun'](arg1, arg2);
 }
 
 export function CronJobs() {
@@ -102,6 +122,10 @@ export function DeleteSession(arg1) {
   return window['go']['app']['App']['DeleteSession'](arg1);
 }
 
+export function DetectModelServers() {
+  return window['go']['app']['App']['DetectModelServers']();
+}
+
 export function DialogsEnabled() {
   return window['go']['app']['App']['DialogsEnabled']();
 }
@@ -114,8 +138,28 @@ export function ExportMCPServers() {
   return window['go']['app']['App']['ExportMCPServers']();
 }
 
+export function FindMCPConfigs() {
+  return window['go']['app']['App']['FindMCPConfigs']();
+}
+
+export function FinishFirstRun() {
+  return window['go']['app']['App']['FinishFirstRun']();
+}
+
+export function FirstRunPending() {
+  return window['go']['app']['App']['FirstRunPending']();
+}
+
+export function ImportMCPSelection(arg1) {
+  return window['go']['app']['App']['ImportMCPSelection'](arg1);
+}
+
 export function ImportMCPServers(arg1, arg2) {
   return window['go']['app']['App']['ImportMCPServers'](arg1, arg2);
+}
+
+export function LastSandboxTest() {
+  return window['go']['app']['App']['LastSandboxTest']();
 }
 
 export function MCPAccessRequests(arg1) {
@@ -146,8 +190,20 @@ export function ModelProviders() {
   return window['go']['app']['App']['ModelProviders']();
 }
 
+export function NewAgentDefaults() {
+  return window['go']['app']['App']['NewAgentDefaults']();
+}
+
+export function OpenURL(arg1) {
+  return window['go']['app']['App']['OpenURL'](arg1);
+}
+
 export function PendingApprovals() {
   return window['go']['app']['App']['PendingApprovals']();
+}
+
+export function PreviewMCPImport(arg1) {
+  return window['go']['app']['App']['PreviewMCPImport'](arg1);
 }
 
 export function Profiles() {
@@ -210,6 +266,14 @@ export function SaveModelProvider(arg1) {
   return window['go']['app']['App']['SaveModelProvider'](arg1);
 }
 
+export function SearchSessions(arg1, arg2) {
+  return window['go']['app']['App']['SearchSessions'](arg1, arg2);
+}
+
+export function SendChatMessage(arg1) {
+  return window['go']['app']['App']['SendChatMessage'](arg1);
+}
+
 export function SendMessage(arg1, arg2, arg3) {
   return window['go']['app']['App']['SendMessage'](arg1, arg2, arg3);
 }
@@ -254,8 +318,16 @@ export function SetSandboxSettings(arg1, arg2, arg3) {
   return window['go']['app']['App']['SetSandboxSettings'](arg1, arg2, arg3);
 }
 
+export function SetWindowFocused(arg1) {
+  return window['go']['app']['App']['SetWindowFocused'](arg1);
+}
+
 export function StartMCPServer(arg1) {
   return window['go']['app']['App']['StartMCPServer'](arg1);
+}
+
+export function StopAllowingToolForAgent(arg1, arg2) {
+  return window['go']['app']['App']['StopAllowingToolForAgent'](arg1, arg2);
 }
 
 export function StopMCPServer(arg1) {
@@ -276,6 +348,14 @@ export function TestMCPServer(arg1) {
 
 export function TestModelProvider(arg1) {
   return window['go']['app']['App']['TestModelProvider'](arg1);
+}
+
+export function TestModelProviderDraft(arg1) {
+  return window['go']['app']['App']['TestModelProviderDraft'](arg1);
+}
+
+export function TestSandbox() {
+  return window['go']['app']['App']['TestSandbox']();
 }
 
 export function Tools(arg1, arg2) {

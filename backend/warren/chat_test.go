@@ -1,0 +1,218 @@
+package warren_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/warren-dev/warren/backend/agent"
+	"github.com/warren-dev/warren/backend/llm/llmtest"
+	"github.com/warren-dev/warren/backend/sessions"
+	"github.com/warren-dev/warren/backend/store"
+	"github.com/warren-dev/warren/backend/warren"
+)
+
+// withProvider gives the default agent a provider served by srv, whose
+// default model is m1.
+func withProvider(t *testing.T, w *warren.Warren, srv *llmtest.Server) {
+	t.Helper()
+	ctx := context.Background()
+	if err := w.Providers().Save(ctx, store.Provider{Name: "local", Kind: "openai", BaseURL: srv.URL + "/v1", DefaultModel: "m1"}); err != nil {
+		t.Fatal(err)
+	}
+	def, err := w.Store().GetAgent(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def.Provider = "local"
+	if err := w.Store().PutAgent(ctx, def); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// events records a run's events.
+type events struct {
+	mu  sync.Mutex
+	all []agent.Event
+}
+
+func (e *events) on(ev agent.Event) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.all = append(e.all, ev)
+}
+
+func (e *events) of(kind agent.EventKind) []agent.Event {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []agent.Event
+	for _, ev := range e.all {
+		if ev.Kind == kind {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// requestModel is the model a recorded chat request asked for.
+func requestModel(t *testing.T, body []byte) string {
+	t.Helper()
+	var r struct {
+		Model string `json:"model"`
+	}
+	if err := json.Unmarshal(body, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Model
+}
+
+func contents(h []sessions.Message) string {
+	var out []string
+	for _, m := range h {
+		out = append(out, m.Role+":"+m.Content)
+	}
+	return strings.Join(out, " | ")
+}
+
+// TestChatModelChoiceAndResend: the model picked in the chat answers and is
+// recorded on the session and on each reply; later turns keep it; a
+// regenerate replaces the turn, and a resend that cannot start changes
+// nothing.
+func TestChatModelChoiceAndResend(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	srv := llmtest.NewServer(t, llmtest.Cassette{Models: []string{"m2", "m1", "m1"}, Turns: []llmtest.Turn{
+		{Expect: "hello", Chunks: []string{"Hi."}},
+		{Expect: "again", Chunks: []string{"Once."}},
+		{Expect: "again", Chunks: []string{"Twice."}},
+	}})
+	w := open(t, t.TempDir())
+	withProvider(t, w, srv)
+
+	choices, err := w.AgentModels(ctx, "default")
+	if err != nil || choices.Default != "m1" || strings.Join(choices.Models, ",") != "m1,m2" || choices.Problem != "" || choices.Provider != "local" {
+		t.Fatalf("choices %+v %v", choices, err)
+	}
+	if _, err := w.AgentModels(ctx, "nobody"); !errors.Is(err, warren.ErrUnknownAgent) {
+		t.Fatalf("unknown agent: %v", err)
+	}
+
+	var ev events
+	res, err := w.RunAgent(ctx, warren.RunRequest{Agent: "default", Prompt: "hello", Model: "m2"}, ev.on)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := ev.of(agent.EventSession); len(s) != 1 || s[0].Model != "m2" {
+		t.Fatalf("session events %+v", s)
+	}
+	if p := ev.of(agent.EventPrompt); len(p) != 1 || p[0].MessageID == 0 {
+		t.Fatalf("prompt events %+v", p)
+	}
+	s, _ := w.Sessions().Get(ctx, res.Session)
+	h, _ := w.Sessions().History(ctx, res.Session, 0)
+	if s.Model != "m2" || len(h) != 2 || h[1].Model != "m2" || h[0].Model != "" {
+		t.Fatalf("session %+v history %+v", s, h)
+	}
+
+	// No model given: the chat's chosen one answers.
+	var ev2 events
+	if _, err := w.RunAgent(ctx, warren.RunRequest{Agent: "default", Session: res.Session, Prompt: "again"}, ev2.on); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if got := requestModel(t, reqs[len(reqs)-1].Body); got != "m2" {
+		t.Fatalf("second turn asked %s", got)
+	}
+	again := ev2.of(agent.EventPrompt)[0].MessageID
+
+	// A resend that fails before it starts (an override endpoint without a
+	// model) and one that points at a reply leave the history whole.
+	if _, err := w.RunAgent(ctx, warren.RunRequest{Agent: "default", Session: res.Session, Prompt: "x", ReplaceFrom: again, BaseURL: srv.URL}, nil); err == nil {
+		t.Fatal("a broken resend started")
+	}
+	h, _ = w.Sessions().History(ctx, res.Session, 0)
+	if _, err := w.RunAgent(ctx, warren.RunRequest{Agent: "default", Session: res.Session, Prompt: "x", ReplaceFrom: h[1].ID}, nil); !errors.Is(err, sessions.ErrNotUserMessage) {
+		t.Fatalf("resend from a reply: %v", err)
+	}
+	if got := contents(mustHistory(t, w, res.Session)); got != "user:hello | assistant:Hi. | user:again | assistant:Once." {
+		t.Fatalf("history after refused resends: %s", got)
+	}
+
+	// Regenerate: the same prompt replaces its turn, with m1 chosen now.
+	if _, err := w.RunAgent(ctx, warren.RunRequest{Agent: "default", Session: res.Session, Prompt: "again", ReplaceFrom: again, Model: "m1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	h = mustHistory(t, w, res.Session)
+	if got := contents(h); got != "user:hello | assistant:Hi. | user:again | assistant:Twice." {
+		t.Fatalf("history after regenerate: %s", got)
+	}
+	if h[3].Model != "m1" {
+		t.Fatalf("regenerated by %q", h[3].Model)
+	}
+	// The model saw the history before the replaced turn, not the old reply.
+	reqs = srv.Requests()
+	if body := string(reqs[len(reqs)-1].Body); strings.Contains(body, "Once.") || !strings.Contains(body, "Hi.") {
+		t.Fatalf("regenerate request: %s", body)
+	}
+	if s, _ := w.Sessions().Get(ctx, res.Session); s.Model != "m1" {
+		t.Fatalf("chosen model %q", s.Model)
+	}
+}
+
+func mustHistory(t *testing.T, w *warren.Warren, id string) []sessions.Message {
+	t.Helper()
+	h, err := w.Sessions().History(context.Background(), id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// TestPartialRepliesAreKept: a reply cut by a dropped stream, or by the
+// user's Stop, is stored with what arrived and why it is incomplete.
+func TestPartialRepliesAreKept(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	two := 2
+	srv := llmtest.NewServer(t, llmtest.Cassette{Models: []string{"m1"}, Turns: []llmtest.Turn{
+		// The client gives up after the drop; the retry below is served the turn itself.
+		{Expect: "drop", Faults: []llmtest.Fault{{DropAfterChunks: &two}}, Chunks: []string{"Hel", "lo ", "world"}},
+		{Expect: "stop", Chunks: []string{"One ", "two ", "three"}},
+	}})
+	w := open(t, t.TempDir())
+	withProvider(t, w, srv)
+
+	res, err := w.RunAgent(ctx, warren.RunRequest{Agent: "default", Prompt: "drop"}, nil)
+	if err == nil {
+		t.Fatal("a dropped stream succeeded")
+	}
+	h := mustHistory(t, w, res.Session)
+	if len(h) != 2 || h[1].Content != "Hello " || h[1].Incomplete != sessions.IncompleteDropped || h[1].Model != "m1" {
+		t.Fatalf("after a drop: %+v", h)
+	}
+	// Retrying the prompt replaces the broken turn.
+	if _, err := w.RunAgent(ctx, warren.RunRequest{Agent: "default", Session: res.Session, Prompt: "drop", ReplaceFrom: h[0].ID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if h := mustHistory(t, w, res.Session); len(h) != 2 || h[1].Content != "Hello world" || h[1].Incomplete != "" {
+		t.Fatalf("after the retry: %+v", h)
+	}
+
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	res, err = w.RunAgent(sctx, warren.RunRequest{Agent: "default", Prompt: "stop"}, func(ev agent.Event) {
+		if ev.Kind == agent.EventText {
+			stop() // the user presses Stop as the first words arrive
+		}
+	})
+	if err == nil {
+		t.Fatal("a stopped turn succeeded")
+	}
+	h = mustHistory(t, w, res.Session)
+	if len(h) != 2 || !strings.HasPrefix(h[1].Content, "One ") || h[1].Incomplete != sessions.IncompleteStopped {
+		t.Fatalf("after Stop: %+v", h)
+	}
+}
