@@ -25,6 +25,8 @@ const (
 	EventMessage = "message:event"
 	// EventMCP carries "mcp.status" events, their payload an mcp.Status.
 	EventMCP = "mcp:event"
+	// EventTeam carries team board and mailbox events (teams.Event).
+	EventTeam = "team:event"
 )
 
 // Emitter sends an event to the UI. It is swappable because Wails runtime
@@ -127,6 +129,8 @@ func eventName(topic events.Topic) string {
 		return EventMessage
 	case topic == mcp.TopicStatus:
 		return EventMCP
+	case topic == warren.TopicTeam:
+		return EventTeam
 	}
 	return EventTool
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/warren-dev/warren/backend/events"
 	"github.com/warren-dev/warren/backend/secrets"
 	"github.com/warren-dev/warren/backend/store"
+	"github.com/warren-dev/warren/backend/teams"
 	"github.com/warren-dev/warren/sandbox"
 	"github.com/warren-dev/warren/tools"
 	"github.com/warren-dev/warren/tools/builtin"
@@ -66,6 +67,7 @@ type Warren struct {
 	box       *secrets.Box
 	creds     *credexec.Store
 	cronStore *cron.Store
+	teams     *teams.SQLStore
 	subagents *agent.Subagents
 	announcer *announcer
 	followUps *followUps
@@ -172,6 +174,9 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 	}
 	w.initSubagents(opts.AnnounceDebounce)
 	if err := w.initAutomation(); err != nil {
+		return err
+	}
+	if err := w.initTeams(); err != nil {
 		return err
 	}
 	if err := w.initCustomTools(ctx, runtime.NewShell(shellDeps)); err != nil {

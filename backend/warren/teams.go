@@ -1,0 +1,51 @@
+package warren
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+
+	"github.com/warren-dev/warren/backend/events"
+	"github.com/warren-dev/warren/backend/store"
+	"github.com/warren-dev/warren/backend/teams"
+	teamtools "github.com/warren-dev/warren/tools/teams"
+)
+
+// TopicTeam carries every board and mailbox event (teams.Event) to the UI.
+const TopicTeam events.Topic = "team.event"
+
+// initTeams opens the team board over Warren's database and registers
+// team_tasks and team_message. Board events go on the bus as TopicTeam.
+func (w *Warren) initTeams() error {
+	w.teams = teams.New(w.db, teams.Config{
+		AgentExists: func(ctx context.Context, key string) (bool, error) {
+			switch _, err := w.db.GetAgent(ctx, key); {
+			case err == nil:
+				return true, nil
+			case errors.Is(err, store.ErrNotFound):
+				return false, nil
+			default:
+				return false, err
+			}
+		},
+		Publish:       func(e teams.Event) { w.bus.Publish(events.Event{Topic: TopicTeam, Payload: e}) },
+		WorkspaceRoot: filepath.Join(filepath.Dir(w.workspace), filepath.Base(w.workspace)+"-teams"),
+	})
+	ts, err := teamtools.Tools(teamtools.Deps{Store: w.teams, OnOutcome: w.teamOutcome})
+	if err != nil {
+		return err
+	}
+	for _, t := range ts {
+		if err := w.registry.Register(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Teams returns the team board.
+func (w *Warren) Teams() teams.Store { return w.teams }
+
+// teamOutcome receives what a board change left behind. The orchestrator
+// (starting ready tasks, ending turns) hooks in here.
+func (w *Warren) teamOutcome(context.Context, string, teams.Outcome) {}
