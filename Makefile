@@ -98,6 +98,7 @@ bench: frontend ## run the Go benchmarks and write docs/benchmarks.md
 screenshot: build ## refresh docs/screenshots: the e2e shots, then the real window (window.png, schedules-form.png)
 	E2E_DOCS=1 ./scripts/e2e.sh
 	./scripts/screenshot.sh
+	FIRST_RUN=1 ./scripts/screenshot.sh docs/screenshots/first-run.png
 	ACTIONS=$$'key alt+7\nkey Tab Tab Return\ntype Morning digest\nkey Tab Tab\ntype 0 9 * * 1-5\nkey Tab Tab Tab Tab Tab Tab\ntype Summarise what changed in my notes since yesterday.' \
 	  ./scripts/screenshot.sh docs/screenshots/schedules-form.png
 

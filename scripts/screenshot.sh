@@ -7,6 +7,7 @@
 # builds it first, then also takes docs/screenshots/schedules-form.png with
 # ACTIONS like the example below).
 #
+# FIRST_RUN=1 keeps the first-run setup open (a fresh data dir shows it).
 # ACTIONS drives the window before the shot, one xdotool step a line:
 #   key KEYS…   press keys (xdotool names: alt+7, Tab, Return, ctrl+Return)
 #   type TEXT   type text
@@ -46,6 +47,11 @@ for _ in $(seq 100); do [[ -s $tmp/display ]] && break; sleep 0.1; done
 export DISPLAY=":$(head -1 "$tmp/display")"
 
 mkdir -p "$tmp/home"
+# A fresh data dir opens the first-run setup; FIRST_RUN=1 keeps it (the
+# first-run shot), otherwise it is marked done so the shot shows the window.
+if [[ -z ${FIRST_RUN:-} ]]; then
+  WARREN_HOME="$tmp/home" "$bin" settings set ui.first_run_done true >/dev/null
+fi
 WARREN_HOME="$tmp/home" GDK_BACKEND=x11 NO_AT_BRIDGE=1 setsid "$bin" >"$tmp/app.log" 2>&1 &
 app_pid=$!
 start=$(date +%s.%N)
