@@ -100,6 +100,12 @@ func (a *App) Startup(ctx context.Context) {
 	// So do the enabled MCP servers, and showing other Warren processes' approval requests.
 	a.running.Go(func() { _ = a.core.RunMCP(fwdCtx) })
 	a.running.Go(func() { _ = a.core.RunApprovalWatcher(fwdCtx) })
+	// And the teams: tasks created or assigned start their members' turns.
+	opts := warren.TeamLoopOptions{}
+	if a.notify != nil {
+		opts.Notifier = a.notify
+	}
+	a.running.Go(func() { _ = a.core.RunTeams(fwdCtx, opts) })
 }
 
 func (a *App) forward(ctx context.Context, ch <-chan events.Event) {

@@ -20,6 +20,9 @@ type Dialog func(ctx context.Context, title, message string) (string, error)
 // here (no notification service).
 type Notify func(ctx context.Context, title, body string) error
 
+// Notify makes the function a messaging.Notifier (the team loop's notices).
+func (n Notify) Notify(ctx context.Context, title, body string) error { return n(ctx, title, body) }
+
 // prompt is how the window asks about a new approval request besides the
 // card in the chat, the toast and the Approvals queue, which always show it.
 type prompt int

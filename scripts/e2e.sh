@@ -22,6 +22,9 @@
 #                           detected local model server (llmserve replaying
 #                           e2e/cassettes/firstrun.json), the sandbox check,
 #                           the MCP step, then the first answer in Chat
+#   e2e/teams.e2e.mjs       the Teams tab: a team from the editor, tasks with
+#                           blocked_by, agents acting through team_tasks (in
+#                           the app and from the CLI), cards moving live
 # Screenshots and logs go to build/e2e (E2E_OUT), never to the tracked
 # docs/screenshots: only with E2E_DOCS=1 (make screenshot) does a script that
 # passes copy its documentation shots there (see suite.docShot in e2e/lib.mjs).
@@ -44,7 +47,7 @@ echo "e2e: go build -o build/bin/llmserve ./backend/llm/llmtest/cmd/llmserve"
 go build -o build/bin/llmserve ./backend/llm/llmtest/cmd/llmserve
 echo "e2e: built in $(( $(date +%s) - start )) s"
 
-scripts=(e2e/inventory.e2e.mjs e2e/approvals.e2e.mjs e2e/inline-approval.e2e.mjs e2e/chat.e2e.mjs e2e/schedules.e2e.mjs e2e/mcp.e2e.mjs e2e/firstrun.e2e.mjs)
+scripts=(e2e/inventory.e2e.mjs e2e/approvals.e2e.mjs e2e/inline-approval.e2e.mjs e2e/chat.e2e.mjs e2e/schedules.e2e.mjs e2e/mcp.e2e.mjs e2e/firstrun.e2e.mjs e2e/teams.e2e.mjs)
 failed=()
 for script in "${scripts[@]}"; do
   t0=$(date +%s)

@@ -27,6 +27,9 @@ type Settings struct {
 	MaxWorking int `json:"max_working"`
 	// AllowMemberRequests lets members create tasks, not only the lead.
 	AllowMemberRequests bool `json:"allow_member_requests"`
+	// Paused starts no member's turn (planning the board first, or
+	// stopping new work); turns already running finish.
+	Paused bool `json:"paused"`
 }
 
 // DefaultSettings are the settings of a new team.
@@ -202,10 +205,10 @@ func (s *SQLStore) saveTeam(ctx context.Context, by Actor, t Team, create bool) 
 			return notFoundf("team '%s' does not exist", t.Key)
 		case create:
 			_, err := tx.ExecContext(ctx, `INSERT INTO teams (key, name, lead, lead_role, workspace, blocker_escalation,
-				task_timeout_sec, stale_pending_sec, stale_review_sec, max_dispatches, max_working, allow_member_requests,
-				created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				task_timeout_sec, stale_pending_sec, stale_review_sec, max_dispatches, max_working, allow_member_requests, paused,
+				created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				t.Key, t.Name, t.Lead, t.LeadRole, t.Workspace, st.BlockerEscalation, st.TaskTimeoutSec, st.StalePendingSec,
-				st.StaleReviewSec, st.MaxDispatches, st.MaxWorking, st.AllowMemberRequests, now, now)
+				st.StaleReviewSec, st.MaxDispatches, st.MaxWorking, st.AllowMemberRequests, st.Paused, now, now)
 			if err != nil {
 				return fmt.Errorf("create team %s: %w", t.Key, err)
 			}
@@ -213,9 +216,9 @@ func (s *SQLStore) saveTeam(ctx context.Context, by Actor, t Team, create bool) 
 			typ = EventTeamUpdated
 			_, err := tx.ExecContext(ctx, `UPDATE teams SET name = ?, lead = ?, lead_role = ?, workspace = ?,
 				blocker_escalation = ?, task_timeout_sec = ?, stale_pending_sec = ?, stale_review_sec = ?, max_dispatches = ?,
-				max_working = ?, allow_member_requests = ?, updated_at = ? WHERE key = ?`,
+				max_working = ?, allow_member_requests = ?, paused = ?, updated_at = ? WHERE key = ?`,
 				t.Name, t.Lead, t.LeadRole, t.Workspace, st.BlockerEscalation, st.TaskTimeoutSec, st.StalePendingSec,
-				st.StaleReviewSec, st.MaxDispatches, st.MaxWorking, st.AllowMemberRequests, now, t.Key)
+				st.StaleReviewSec, st.MaxDispatches, st.MaxWorking, st.AllowMemberRequests, st.Paused, now, t.Key)
 			if err != nil {
 				return fmt.Errorf("update team %s: %w", t.Key, err)
 			}

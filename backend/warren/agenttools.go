@@ -46,7 +46,7 @@ func (w *Warren) AllowToolForAgent(ctx context.Context, agent, tool string) (pol
 	}
 	cfg := w.PolicyConfig()
 	refs := toolRefs(reg.List())
-	x, err := explainMerged(cfg, a, tool, refs)
+	x, err := explainMerged(cfg, a, w.onTeam(ctx, agent), tool, refs)
 	if err != nil || x.Allowed {
 		return x, err
 	}
@@ -75,12 +75,12 @@ func (w *Warren) AllowToolForAgent(ctx context.Context, agent, tool string) (pol
 	}
 	cfg = withAgentPolicy(cfg, agent, func(p *policy.AgentPolicy) { p.Deny = kept })
 	a.Deny = keptStored
-	if x, err = explainMerged(cfg, a, tool, refs); err != nil {
+	if x, err = explainMerged(cfg, a, w.onTeam(ctx, agent), tool, refs); err != nil {
 		return x, err
 	}
 	if !x.Allowed {
 		cfg = withAgentPolicy(cfg, agent, func(p *policy.AgentPolicy) { p.AlsoAllow = append(slices.Clone(p.AlsoAllow), tool) })
-		if x, err = explainMerged(cfg, a, tool, refs); err != nil {
+		if x, err = explainMerged(cfg, a, w.onTeam(ctx, agent), tool, refs); err != nil {
 			return x, err
 		}
 	}
@@ -101,7 +101,7 @@ func (w *Warren) StopAllowingToolForAgent(ctx context.Context, agent, tool strin
 	cfg := withAgentPolicy(w.PolicyConfig(), agent, func(p *policy.AgentPolicy) {
 		p.AlsoAllow = slices.DeleteFunc(slices.Clone(p.AlsoAllow), func(e string) bool { return e == tool })
 	})
-	x, err := explainMerged(cfg, a, tool, toolRefs(reg.List()))
+	x, err := explainMerged(cfg, a, w.onTeam(ctx, agent), tool, toolRefs(reg.List()))
 	if err != nil {
 		return x, err
 	}
@@ -174,20 +174,37 @@ func withAgentPolicy(cfg policy.Config, agent string, edit func(*policy.AgentPol
 
 // mergeAgentLists is the policy an agent's runs follow: the stored policy
 // with the agent's own allow/deny lists (agents table) added to its entry.
-func mergeAgentLists(cfg policy.Config, a store.Agent) policy.Config {
-	if len(a.Allow) == 0 && len(a.Deny) == 0 {
+//
+// An agent on a team also gets the teams group (team_tasks, team_message)
+// whatever its profile: the board is how a team works. Its own deny list
+// still wins.
+func mergeAgentLists(cfg policy.Config, a store.Agent, onTeam bool) policy.Config {
+	if len(a.Allow) == 0 && len(a.Deny) == 0 && !onTeam {
 		return cfg
 	}
 	return withAgentPolicy(cfg, a.Key, func(p *policy.AgentPolicy) {
 		p.Allow = append(slices.Clone(p.Allow), a.Allow...)
 		p.Deny = append(slices.Clone(p.Deny), a.Deny...)
+		if onTeam {
+			p.AlsoAllow = append(slices.Clone(p.AlsoAllow), "group:teams")
+		}
 	})
+}
+
+// onTeam reports whether agent is the lead or a member of a team; a failed
+// lookup counts as no (the team tools are then not offered).
+func (w *Warren) onTeam(ctx context.Context, agent string) bool {
+	if w.teams == nil || agent == "" {
+		return false
+	}
+	ts, err := w.teams.TeamsOf(ctx, agent)
+	return err == nil && len(ts) > 0
 }
 
 // explainMerged explains tool for a's runs (its own profile, "" = global)
 // under cfg merged with a's lists.
-func explainMerged(cfg policy.Config, a store.Agent, tool string, refs []policy.ToolRef) (policy.Explanation, error) {
-	eng, err := policy.NewEngine(mergeAgentLists(cfg, a))
+func explainMerged(cfg policy.Config, a store.Agent, onTeam bool, tool string, refs []policy.ToolRef) (policy.Explanation, error) {
+	eng, err := policy.NewEngine(mergeAgentLists(cfg, a, onTeam))
 	if err != nil {
 		return policy.Explanation{}, fmt.Errorf("agent %q: its policy lists are invalid: %w", a.Key, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -317,17 +318,18 @@ func (w *Warren) engineFor(agent string) *policy.Engine {
 		return ae.eng
 	}
 	a, err := w.db.GetAgent(w.life, agent)
-	if err != nil || (len(a.Allow) == 0 && len(a.Deny) == 0) {
+	team := w.onTeam(w.life, agent)
+	if err != nil || (len(a.Allow) == 0 && len(a.Deny) == 0 && !team) {
 		ps.agentEngines[agent] = agentEngine{eng: ps.engine, checked: now}
 		return ps.engine
 	}
-	sig := strings.Join(a.Allow, "\x00") + "\x01" + strings.Join(a.Deny, "\x00")
+	sig := strings.Join(a.Allow, "\x00") + "\x01" + strings.Join(a.Deny, "\x00") + "\x01" + strconv.FormatBool(team)
 	if cached && ae.sig == sig {
 		ae.checked = now
 		ps.agentEngines[agent] = ae
 		return ae.eng
 	}
-	cfg := mergeAgentLists(ps.cfg, a) // AllowToolForAgent judges with the same merge
+	cfg := mergeAgentLists(ps.cfg, a, team) // AllowToolForAgent judges with the same merge
 	eng, err := policy.NewEngine(cfg)
 	if err != nil {
 		// A malformed entry must not widen anything: deny this agent everything.
@@ -339,6 +341,14 @@ func (w *Warren) engineFor(agent string) *policy.Engine {
 	}
 	ps.agentEngines[agent] = agentEngine{eng: eng, sig: sig, checked: now}
 	return eng
+}
+
+// forgetAgentPolicies drops every agent's cached engine: who is on a team
+// changed, and team agents get the team tools.
+func (w *Warren) forgetAgentPolicies() {
+	w.policy.mu.Lock()
+	clear(w.policy.agentEngines)
+	w.policy.mu.Unlock()
 }
 
 // forgetAgentPolicy drops the cached engine of an agent whose lists this

@@ -159,6 +159,11 @@ func (w *Warren) systemPrompt(ctx context.Context, a store.Agent, user, ws strin
 			fmt.Fprintf(&b, "\n## %s\n\n%s\n", name, strings.TrimSpace(content))
 		}
 	}
+	team, err := w.teamSection(ctx, a.Key)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(team)
 	return b.String(), nil
 }
 

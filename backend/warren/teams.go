@@ -28,7 +28,14 @@ func (w *Warren) initTeams() error {
 				return false, err
 			}
 		},
-		Publish:       func(e teams.Event) { w.bus.Publish(events.Event{Topic: TopicTeam, Payload: e}) },
+		Publish: func(e teams.Event) {
+			switch e.Type {
+			case teams.EventTeamCreated, teams.EventTeamUpdated, teams.EventTeamDeleted:
+				// Team agents get the team tools: who is on a team changed.
+				w.forgetAgentPolicies()
+			}
+			w.bus.Publish(events.Event{Topic: TopicTeam, Payload: e})
+		},
 		WorkspaceRoot: filepath.Join(filepath.Dir(w.workspace), filepath.Base(w.workspace)+"-teams"),
 	})
 	ts, err := teamtools.Tools(teamtools.Deps{Store: w.teams, OnOutcome: w.teamOutcome})
@@ -46,6 +53,16 @@ func (w *Warren) initTeams() error {
 // Teams returns the team board.
 func (w *Warren) Teams() teams.Store { return w.teams }
 
-// teamOutcome receives what a board change left behind. The orchestrator
-// (starting ready tasks, ending turns) hooks in here.
-func (w *Warren) teamOutcome(context.Context, string, teams.Outcome) {}
+// teamOutcome receives what a board change a tool made left behind. The
+// turn it ends stops here, before the tool returns, so the member's loop
+// makes no further model call; the loop starts the ready tasks.
+func (w *Warren) teamOutcome(_ context.Context, team string, out teams.Outcome) {
+	o := w.orchestrator()
+	if o == nil {
+		return
+	}
+	if out.EndTurn != "" {
+		o.endTurn(team, out.EndTurn, out.Task.ID)
+	}
+	o.poke(team)
+}

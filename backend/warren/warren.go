@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/warren-dev/warren/backend/agent"
@@ -68,6 +69,9 @@ type Warren struct {
 	creds     *credexec.Store
 	cronStore *cron.Store
 	teams     *teams.SQLStore
+	// orch is the running RunTeams loop, nil when none runs.
+	orchMu    sync.Mutex
+	orch      *teamOrch
 	subagents *agent.Subagents
 	announcer *announcer
 	followUps *followUps

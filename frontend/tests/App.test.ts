@@ -259,7 +259,9 @@ describe('inventory', () => {
     const api = fakeApi();
     api.profiles.mockRejectedValueOnce('no store');
     render(App, { props: { api, initialTab: 'tools' } });
-    expect((await screen.findByRole('alert')).textContent).toContain('Loading profiles: no store');
+    const banner = await screen.findByRole('alert');
+    await waitFor(() => expect(banner.querySelector('strong')?.textContent).toBe('Warren could not load the tool profiles.'));
+    expect(banner.querySelector('details')?.textContent).toContain('Profiles(): no store');
   });
 
   it('shows tool lifecycle events in the activity strip', async () => {

@@ -240,7 +240,9 @@ describe('approvals panel', () => {
 
     api.setApprovalMode.mockRejectedValueOnce('settings are read-only');
     await user.click(screen.getByRole('radio', { name: /^Deny/ }));
-    expect((await screen.findByRole('alert')).textContent).toContain('settings are read-only');
+    const alert = await screen.findByRole('alert');
+    expect(alert.querySelector('strong')?.textContent).toBe('Warren could not change the approval mode.');
+    expect(alert.querySelector('details')?.textContent).toContain('SetApprovalMode("deny"): settings are read-only');
     expect((screen.getByRole('radio', { name: /^Allowlist/ }) as HTMLInputElement).checked).toBe(true);
   });
 

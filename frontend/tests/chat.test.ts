@@ -225,7 +225,8 @@ describe('chat panel', () => {
     api.emitAgent({ kind: 'error', error: 'agent default has no model provider: add one (warren providers add …) or pass --base-url and --model' });
     const banner = await screen.findByTestId('chat-error');
     expect(banner.getAttribute('role')).toBe('alert');
-    expect(banner.textContent).toContain('agent default has no model provider');
+    expect(banner.querySelector('strong')?.textContent).toBe('This agent has no model provider yet. Choose one in Agents.');
+    expect(banner.querySelector('details')?.textContent).toContain('agent default has no model provider');
     await user.click(within(banner).getByRole('button', { name: 'Set up agents & providers' }));
     expect(calls).toEqual(['open']);
     await user.click(within(banner).getByRole('button', { name: 'Dismiss error' }));
@@ -237,7 +238,8 @@ describe('chat panel', () => {
     api.sessions.mockRejectedValueOnce('database is locked');
     const { user } = await renderChat(api);
     const banner = await screen.findByTestId('error-banner');
-    expect(banner.textContent).toContain('Sessions("default"): database is locked');
+    expect(banner.querySelector('strong')?.textContent).toBe('Warren’s database was busy. Retry in a moment.');
+    expect(banner.querySelector('details')?.textContent).toContain('Sessions("default"): database is locked');
     await user.click(within(banner).getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(screen.queryByTestId('error-banner')).toBeNull());
     expect(api.sessions).toHaveBeenCalledTimes(2);

@@ -221,7 +221,9 @@ describe('context files editor', () => {
     const { user, form, area, editor } = await openEditor(api);
     await user.type(area('SOUL.md'), 'keep me');
     await user.keyboard('{Control>}s{/Control}');
-    expect((await within(editor).findByRole('alert')).textContent).toContain('SaveAgentContextFile(SOUL.md): database is locked');
+    const alert = await within(editor).findByRole('alert');
+    expect(alert.querySelector('.sentence')?.textContent).toBe('Warren’s database was busy. Retry in a moment.');
+    expect(alert.querySelector('details')?.textContent).toContain('SaveAgentContextFile(SOUL.md): database is locked');
     expect(area('SOUL.md').value).toBe('keep me');
     expect(within(form).getByText('A context file has unsaved changes.')).toBeTruthy();
   });

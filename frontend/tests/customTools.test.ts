@@ -287,6 +287,8 @@ describe('custom tools panel', () => {
     const api = fakeApi();
     api.state.customProblems = ['custom tool "broken": parameters must have "type": "object"'];
     await renderPanel(api);
-    expect((await screen.findByTestId('custom-problems')).textContent).toContain('custom tool "broken"');
+    const problems = await screen.findByTestId('custom-problems');
+    expect(problems.querySelector('.sentence')?.textContent).toBe('Warren could not load the tool broken.');
+    expect(problems.querySelector('details')?.textContent).toContain('custom tool "broken": parameters must have "type": "object"');
   });
 });

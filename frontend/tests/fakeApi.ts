@@ -40,6 +40,7 @@ import type {
   ToolEvent,
 } from '../src/lib/types';
 import { mcpFake, type McpFakeState } from './fakeMcp';
+import { teamsFake } from './teamsFake';
 
 import {
   CONTEXT_FILES,
@@ -139,6 +140,8 @@ export interface FakeApi extends WarrenApi {
   seedMcpServer(...args: Parameters<ReturnType<typeof mcpFake>['addServer']>): McpServer;
   /** Stores a grant as SaveMCPGrant would (override values in config_overrides.env/headers become stored secrets). */
   seedMcpGrant(g: McpGrant): void;
+  /** The Teams board in memory (tests/teamsFake.ts). */
+  board: ReturnType<typeof teamsFake>;
 }
 
 type Fns = { [K in keyof WarrenApi]: ReturnType<typeof vi.fn> & WarrenApi[K] };
@@ -240,6 +243,7 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
   let auditId = 0;
   let patternId = 0;
   const mcp = mcpFake();
+  const board = teamsFake();
 
   function publishRequest(over: Partial<ApprovalRequest> = {}): ApprovalRequest {
     const req = makeRequest(over);
@@ -287,6 +291,8 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
   const api = {
     state,
     ...mcp.methods,
+    ...board.methods,
+    board,
     mcp: mcp.state,
     emitMcp: mcp.emitMcp,
     seedMcpServer: mcp.addServer,

@@ -37,7 +37,9 @@ describe('MCP panel', () => {
     expect(card('flaky').textContent).toContain('next attempt 3/10 in 8 s');
     expect(card('flaky').textContent).toContain('process exited: signal: killed');
     expect(state('broken').textContent?.trim()).toBe('Failed');
-    expect(card('broken').textContent).toContain('executable file not found');
+    expect(card('flaky').querySelector('.error .sentence')?.textContent).toBe('The MCP server’s program stopped unexpectedly.');
+    expect(card('broken').querySelector('.error .sentence')?.textContent).toBe('The program "nope" is not installed, or not on the PATH.');
+    expect(card('broken').querySelector('.error details')?.textContent).toContain('executable file not found');
     expect(state('idle').textContent?.trim()).toBe('Disabled');
     expect(state('web').textContent?.trim()).toBe('Connecting…');
     expect(card('web').textContent).toContain('http://127.0.0.1:3001/mcp');
@@ -159,7 +161,9 @@ describe('MCP panel', () => {
     await user.type(within(form).getByRole('textbox', { name: /Name/ }), 'crash');
     await user.type(within(form).getByRole('textbox', { name: /Command/ }), 'sh');
     await user.click(within(form).getByRole('button', { name: 'Test connection' }));
-    expect((await within(form).findByRole('alert')).textContent).toContain('Connection failed: process exited with code 3: boom');
+    const alert = await within(form).findByRole('alert');
+    expect(alert.querySelector('.sentence')?.textContent).toBe('Connection failed: The MCP server’s program stopped unexpectedly.');
+    expect(alert.querySelector('details')?.textContent).toContain('process exited with code 3: boom');
     expect(within(form).getByTestId('mcp-test-stderr').textContent).toBe('starting…\nboom');
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('form', { name: 'New MCP server' })).toBeNull();

@@ -298,7 +298,8 @@ describe("agents' own connections on the server card", () => {
 
     api.emitMcp({ name: 'everything', agent_connections: [{ agent: 'reviewer', state: 'failed', last_error: 'process exited: API_TOKEN rejected' }] });
     await waitFor(() => expect(within(line()).getByTestId('mcp-state').textContent?.trim()).toBe('Failed'));
-    expect(line().textContent).toContain('process exited: API_TOKEN rejected');
+    expect(line().querySelector('.sentence')?.textContent).toBe('The MCP server’s program stopped unexpectedly.');
+    expect(line().querySelector('details')?.textContent).toContain('process exited: API_TOKEN rejected');
     expect(line().textContent).not.toContain('pid');
     // The server's own badge is unchanged.
     expect(within(card('everything')).getAllByTestId('mcp-state')[0].textContent?.trim()).toBe('Connected');

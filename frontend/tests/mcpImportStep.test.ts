@@ -102,6 +102,7 @@ describe('first-run MCP step', () => {
   it('says which configs could not be read', async () => {
     renderStep([{ client: 'VS Code', path: '/home/me/.config/Code/User/mcp.json', servers: [], warnings: [], error: 'invalid JSON at line 2, column 5' }]);
     await screen.findByTestId('mcp-step-none');
-    expect(screen.getByText(/VS Code's config at/).textContent).toContain('invalid JSON at line 2, column 5');
+    const line = screen.getByText('Warren could not read VS Code’s config at /home/me/.config/Code/User/mcp.json.');
+    expect(line.parentElement?.querySelector('details')?.textContent).toContain('invalid JSON at line 2, column 5');
   });
 });

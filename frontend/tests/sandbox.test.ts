@@ -396,7 +396,8 @@ describe('sandbox panel', () => {
     api.sandboxStatus.mockRejectedValueOnce('sandbox unavailable: no podman socket');
     const { user } = renderPanel(api);
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('no podman socket');
+    expect(alert.querySelector('strong')?.textContent).toBe('The sandbox (Podman) is not available right now.');
+    expect(alert.querySelector('details')?.textContent).toContain('SandboxStatus(): sandbox unavailable: no podman socket');
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByTestId('sandbox-verdict')).toBeTruthy();
   });

@@ -215,7 +215,9 @@ describe('schedules panel', () => {
     expect(document.activeElement).toBe(schedule);
     expect(within(form).getByTestId('schedule-error').textContent).toBe('Hour field "25": value 25 out of range 0-23');
     expect(within(form).getByRole('textbox', { name: 'Prompt' }).getAttribute('aria-invalid')).toBe('true');
-    expect(within(form).getByRole('alert').textContent).toContain('something else broke');
+    const alert = within(form).getByRole('alert');
+    expect(alert.querySelector('strong')?.textContent).toBe('Warren could not create the schedule.');
+    expect(alert.querySelector('details')?.textContent).toContain('AddCronJob: something else broke');
     // Editing the field clears its backend error.
     await user.type(schedule, ' ');
     await waitFor(() => expect(within(form).queryByText(/Hour field/)).toBeNull());
@@ -352,7 +354,8 @@ describe('schedules panel', () => {
     const { user } = await renderPanel(api);
     await user.click(await screen.findByRole('button', { name: 'Run Digest now' }));
     const banner = await screen.findByRole('alert');
-    expect(banner.textContent).toContain('RunCronJobNow("Digest"): cron job is already running');
+    expect(banner.querySelector('strong')?.textContent).toBe('That schedule is running now. Wait for it to finish, then try again.');
+    expect(banner.querySelector('details')?.textContent).toContain('RunCronJobNow("Digest"): cron job is already running');
   });
 });
 

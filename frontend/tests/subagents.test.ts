@@ -97,10 +97,15 @@ describe('subagents in the chat', () => {
     const { user } = await chatWithSession(api);
     api.emitSubagent(makeTask({ id: 'sub-1', label: 'fetch' }));
     await user.click(await screen.findByRole('button', { name: 'Cancel subagent fetch' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('Cancel fetch: no subagent');
+    const alert = await screen.findByRole('alert');
+    expect(alert.querySelector('.sentence')?.textContent).toBe('Warren could not cancel the subagent fetch.');
+    expect(alert.querySelector('details')?.textContent).toContain('no subagent "sub-1" of this session');
     api.emitSubagent(makeTask({ id: 'sub-1', label: 'fetch', status: 'failed', error: 'network unreachable', ended: new Date().toISOString() }));
     await waitFor(() => expect(within(row('sub-1')).getByTestId('subagent-status').textContent).toBe('failed'));
-    expect(within(row('sub-1')).getByTestId('subagent-result').textContent).toBe('network unreachable');
+    const result = within(row('sub-1')).getByTestId('subagent-result');
+    expect(result.textContent?.trim()).toBe('Warren could not finish the task of fetch.');
+    await user.click(result);
+    expect(result.textContent).toContain('network unreachable');
   });
 
   it("lists the subagents of a reopened session and opens a child's own session", async () => {

@@ -19,6 +19,7 @@ CREATE TABLE teams (
     max_dispatches        INTEGER NOT NULL DEFAULT 3 CHECK (max_dispatches >= 1),
     -- 0: every member may work at once
     max_working           INTEGER NOT NULL DEFAULT 0 CHECK (max_working >= 0),
+    paused                INTEGER NOT NULL DEFAULT 0,
     allow_member_requests INTEGER NOT NULL DEFAULT 0,
     next_task             INTEGER NOT NULL DEFAULT 1,
     created_at            TEXT NOT NULL,

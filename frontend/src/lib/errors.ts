@@ -31,6 +31,9 @@ const rules: Rule[] = [
   { test: /\b429\b|rate limit/i, sentence: 'The model provider is rate-limiting requests. Wait a moment and retry.' },
   { test: /model .*not found|no such model|model_not_found/i, sentence: 'The model provider does not know this model. Pick one from its list in Agents.', fix: setupAgents },
   { test: /stream dropped|unexpected EOF|connection reset/i, sentence: 'The connection to the model broke off before the reply was complete.' },
+  // Warren's own errors (issue 15), ahead of the broad network, timeout,
+  // sandbox and MCP rules below that would otherwise swallow them.
+  ...backendRules(),
   { test: /connection refused|no such host|dial tcp|i\/o timeout|network is unreachable/i, sentence: 'Warren could not reach the server. Is it running, and is the address right?' },
   { test: /context deadline exceeded|timed out|timeout/i, sentence: 'The request took too long and was stopped.' },
   { test: /SetActiveProfile/i, sentence: 'The tool profile could not be changed.' },
@@ -45,6 +48,120 @@ const rules: Rule[] = [
   // Tools tab (issue 15): "Allow for this agent" refusals are already one sentence naming what keeps the tool out.
   { test: /^(\S+ (?:is on .+, which applies to every agent|is denied to agent .+, which covers other tools too|cannot be allowed here).*)$/s, sentence: (m) => m[1] },
 ];
+
+/** The KB a byte count is, for "the limit is 64 KB". */
+const kb = (bytes: string) => `${Math.round(Number(bytes) / 1024)} KB`;
+
+/** What an MCP server's state means for its tools, as a clause. */
+function mcpState(state: string): string {
+  switch (state.toLowerCase()) {
+    case 'stopped':
+    case 'disabled':
+      return `is ${state.toLowerCase()}`;
+    case 'failed':
+      return 'has failed';
+    case 'not running':
+      return 'is not running';
+    default:
+      return 'is still connecting';
+  }
+}
+
+/**
+ * Errors the Go side (app/, backend/, sandbox/) returns often enough for the
+ * UI to show: things not found, names taken or malformed, validation the
+ * forms cannot do themselves, Podman and MCP failures, files too large.
+ */
+function backendRules(): Rule[] {
+  const openSandbox = { target: 'sandbox', label: 'Open the Sandbox check' } as const;
+  const openMcp = { target: 'mcp', label: 'Open MCP servers' } as const;
+  return [
+    // Things that are not (or no longer) there.
+    { test: /unknown agent: (?:name|choose) the agent/i, sentence: 'Choose an agent first.' },
+    {
+      test: /custom tool "([^"]+)": unknown agent "([^"]*)"/i,
+      sentence: (m) => `The tool "${m[1]}" is bound to the agent "${m[2]}", which does not exist. Choose an existing agent, or none for every agent.`,
+    },
+    { test: /unknown agent "([^"]+)"|\bagent "([^"]+)": not found/i, sentence: (m) => `There is no agent "${m[1] ?? m[2]}": it may have been deleted.`, fix: setupAgents },
+    { test: /\bno provider "([^"]+)"/i, sentence: (m) => `The model provider "${m[1]}" does not exist. Choose another in Agents.`, fix: setupAgents },
+    { test: /mcp server "([^"]+)": not found/i, sentence: (m) => `There is no MCP server "${m[1]}": it may have been removed.`, fix: openMcp },
+    { test: /session not found/i, sentence: 'That chat no longer exists: it may have been deleted.' },
+    { test: /cron job not found/i, sentence: 'That schedule no longer exists: it may have been deleted.' },
+    { test: /custom tool not found/i, sentence: 'That custom tool no longer exists: it may have been deleted.' },
+    { test: /unknown tool "([^"]+)"/i, sentence: (m) => `There is no tool "${m[1]}". The Tools tab lists every tool.`, fix: { target: 'tools', label: 'Open Tools' } },
+    { test: /unknown profile "([^"]+)"/i, sentence: (m) => `There is no tool profile "${m[1]}".` },
+    { test: /(?:approval|access) request \S+: not found/i, sentence: 'That request is gone: it was answered or it expired.' },
+    { test: /access request \d+ was already (\w+)/i, sentence: (m) => `That request was already ${m[1]}.` },
+    // Names taken or malformed.
+    { test: /MCP server already exists: "([^"]+)"/i, sentence: (m) => `An MCP server named "${m[1]}" already exists. Edit it, or pick another name.` },
+    { test: /already exists|UNIQUE constraint failed/i, sentence: 'That name is already taken. Pick another name.' },
+    {
+      test: /"([^"]*)": use 1-64 lower-case letters, digits, _ or -/i,
+      sentence: (m) => `"${m[1]}" cannot be used as a name: use 1 to 64 lower-case letters, digits, _ or -.`,
+    },
+    // Validation the forms leave to the backend.
+    { test: /the default agent cannot be removed/i, sentence: 'The default agent cannot be deleted: Warren uses it whenever no agent is named.' },
+    { test: /choose a model for the default agent/i, sentence: 'Choose a model for the default agent first.', fix: setupAgents },
+    { test: /base URL "[^"]*" must be an http\(s\) URL/i, sentence: 'The base URL must start with http:// or https://, for example http://127.0.0.1:11434/v1.' },
+    { test: /url "[^"]*" must be an http:\/\/ or https:\/\/ address/i, sentence: 'The server’s address must start with http:// or https://.' },
+    { test: /kind "[^"]*" must be openai or anthropic/i, sentence: 'The provider’s kind must be OpenAI-compatible or Anthropic.' },
+    { test: /a stdio server needs a command/i, sentence: 'A server Warren starts as a program needs a command.' },
+    { test: /"([^"]*)" is not an existing directory/i, sentence: (m) => `The folder ${m[1]} does not exist. Choose an existing folder.` },
+    { test: /"([^"]*)" is not an absolute path/i, sentence: (m) => `${m[1]} is not a full path: start it with / (or ~ for your home folder).` },
+    { test: /invalid agent "[^"]*": (allow|deny)\b/i, sentence: (m) => `An entry in the agent’s ${m[1].toLowerCase()} list is not valid.`, fix: setupAgents },
+    { test: /invalid context file: (\S+) is \d+ bytes, over the (\d+)-byte limit/i, sentence: (m) => `${m[1]} is too large to save: the limit is ${kb(m[2])}.` },
+    { test: /invalid context file: "([^"]+)" is not one of/i, sentence: (m) => `"${m[1]}" is not a context file Warren knows.` },
+    { test: /cron job is already running/i, sentence: 'That schedule is running now. Wait for it to finish, then try again.' },
+    { test: /cron job is disabled/i, sentence: 'That schedule is paused. Resume it to run it now.' },
+    { test: /never runs after now|has already passed/i, sentence: 'That schedule never runs again: pick a time in the future.' },
+    { test: /^empty message$/i, sentence: 'Type a message first.' },
+    { test: /only http, https and mailto links open/i, sentence: 'Only web (http, https) and mailto links can be opened.' },
+    { test: /opening links is not available here/i, sentence: 'Links cannot be opened from here. Copy the address instead.' },
+    { test: /no save dialog here/i, sentence: 'There is no save dialog here. Copy the exported JSON instead.' },
+    { test: /is not a Claude Desktop, Cursor or VS Code MCP config/i, sentence: 'That file is not an MCP config of Claude Desktop, Cursor or VS Code.' },
+    { test: /import from pasted text or from a file, not both/i, sentence: 'Import from pasted text or from a file, not both.' },
+    // Runs that end badly.
+    { test: /reached its iteration limit/i, sentence: 'The agent stopped after too many steps without a final answer. Ask again, or split the task.' },
+    { test: /malformed tool call arguments/i, sentence: 'The model sent a tool call Warren could not read. Retry, or pick another model.' },
+    { test: /warren closed while waiting/i, sentence: 'Warren closed before the reply was finished.' },
+    // API keys kept in the OS keychain.
+    { test: /keychain is not available|no secret service/i, sentence: 'The system keychain is locked or not available. Unlock it and retry.' },
+    { test: /secrets: (?:cannot decrypt|sealed value is corrupt|not a sealed value)/i, sentence: 'A stored API key could not be read. Enter the key again in Agents.', fix: setupAgents },
+    // Podman and the sandbox.
+    { test: /podman is not installed/i, sentence: 'Podman is not installed, so commands cannot run in the sandbox.', fix: openSandbox },
+    { test: /no running podman machine/i, sentence: 'Podman is installed but its machine is not running. Start it, then retry.', fix: openSandbox },
+    { test: /image \S+ not found|image not known/i, sentence: 'The sandbox image is missing. Build it on the Sandbox page.', fix: openSandbox },
+    { test: /runs in the sandbox, but Podman is unavailable/i, sentence: 'This server runs in the sandbox, but the sandbox (Podman) is not available.', fix: openSandbox },
+    { test: /sandbox unavailable|Podman is unavailable|sandbox is not available/i, sentence: 'The sandbox (Podman) is not available right now.', fix: openSandbox },
+    {
+      test: /working directory .*(?:leaves the workspace|outside the sandbox workspace|is not in the sandbox)/i,
+      sentence: 'That folder is outside the agent’s workspace, and the sandbox sees only the workspace.',
+    },
+    // MCP servers.
+    { test: /MCP server (\S+) did not answer \S+ within ([^\s:]+)/i, sentence: (m) => `The MCP server ${m[1]} did not answer within ${m[2]}.`, fix: openMcp },
+    {
+      test: /MCP server (\S+) is (stopped|disabled|failed|connecting|reconnecting|not running)\b/i,
+      sentence: (m) => `The MCP server ${m[1]} ${mcpState(m[2])}, so its tools cannot be used now.`,
+      fix: openMcp,
+    },
+    { test: /no answer to initialize within|health check: no answer within/i, sentence: 'The MCP server started but did not answer in time.', fix: openMcp },
+    { test: /exec: "([^"]+)": executable file not found/i, sentence: (m) => `The program "${m[1]}" is not installed, or not on the PATH.` },
+    { test: /command not found: (\S+)/i, sentence: (m) => `The program "${m[1]}" is not installed, or not on the PATH.` },
+    { test: /^process (?:exited|was killed)|server process (?:exited|was killed)/i, sentence: 'The MCP server’s program stopped unexpectedly.', fix: openMcp },
+  ];
+}
+
+/**
+ * The text without the call names added for debugging at the front
+ * ("Sessions(\"x\"): ", "StopRun: "): they say which call failed, which
+ * helps a bug report, not a person. They stay in the detail.
+ */
+function withoutCallPrefix(text: string): string {
+  const call = /^(?:[A-Z][A-Za-z]*\((?:[^()]|\([^()]*\))*\)|[A-Z][a-z]+(?:[A-Z][A-Za-z]*)+):\s+/;
+  let t = text;
+  for (let m = call.exec(t); m; m = call.exec(t)) t = t.slice(m[0].length);
+  return t;
+}
 
 /** A Go/JS error, a string or anything thrown, as text. */
 export function errorText(err: unknown): string {
@@ -77,14 +194,20 @@ function sentenceCase(text: string): string {
  */
 export function humanError(err: unknown, doing = ''): HumanError {
   const raw = errorText(err).trim();
+  const text = withoutCallPrefix(raw);
+  // Folding text that only repeats the sentence would hide nothing.
+  const detailFor = (sentence: string) => (sentence.replace(/\.$/, '') === raw.replace(/\.$/, '') ? '' : raw);
   for (const r of rules) {
-    const m = raw.match(r.test);
+    const m = text.match(r.test) ?? raw.match(r.test);
     if (m) {
       const sentence = typeof r.sentence === 'function' ? r.sentence(m) : r.sentence;
-      return { sentence, detail: raw, fix: r.fix };
+      return { sentence, detail: detailFor(sentence), fix: r.fix };
     }
   }
-  if (readsAsSentence(raw)) return { sentence: sentenceCase(raw), detail: '' };
+  if (readsAsSentence(text)) {
+    const sentence = sentenceCase(text);
+    return { sentence, detail: detailFor(sentence) };
+  }
   const sentence = doing ? `Warren could not ${doing}.` : 'Something went wrong.';
   return { sentence, detail: raw };
 }

@@ -260,6 +260,44 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class TeamTalk {
+	    session: string;
+	    run_id: string;
+	    request: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new TeamTalk(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = source["session"];
+	        this.run_id = source["run_id"];
+	        this.request = source["request"];
+	    }
+	}
+	export class TeamTaskInput {
+	    subject: string;
+	    description: string;
+	    priority: number;
+	    assignee: string;
+	    blocked_by: string[];
+	    require_approval: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new TeamTaskInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.subject = source["subject"];
+	        this.description = source["description"];
+	        this.priority = source["priority"];
+	        this.assignee = source["assignee"];
+	        this.blocked_by = source["blocked_by"];
+	        this.require_approval = source["require_approval"];
+	    }
+	}
 
 }
 
@@ -1037,6 +1075,348 @@ export namespace store {
 	        this.default_model = source["default_model"];
 	        this.tool_mode = source["tool_mode"];
 	    }
+	}
+
+}
+
+export namespace teams {
+	
+	export class Attachment {
+	    path: string;
+	    added_by_kind: string;
+	    added_by: string;
+	    // Go type: time
+	    created: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Attachment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.added_by_kind = source["added_by_kind"];
+	        this.added_by = source["added_by"];
+	        this.created = this.convertValues(source["created"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Comment {
+	    id: number;
+	    type: string;
+	    author_kind: string;
+	    author: string;
+	    text: string;
+	    // Go type: time
+	    created: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Comment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.type = source["type"];
+	        this.author_kind = source["author_kind"];
+	        this.author = source["author"];
+	        this.text = source["text"];
+	        this.created = this.convertValues(source["created"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Event {
+	    id: number;
+	    team: string;
+	    task?: string;
+	    type: string;
+	    actor_kind: string;
+	    actor: string;
+	    data: number[];
+	    // Go type: time
+	    time: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Event(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.team = source["team"];
+	        this.task = source["task"];
+	        this.type = source["type"];
+	        this.actor_kind = source["actor_kind"];
+	        this.actor = source["actor"];
+	        this.data = source["data"];
+	        this.time = this.convertValues(source["time"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Member {
+	    agent: string;
+	    role: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Member(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.role = source["role"];
+	    }
+	}
+	export class Settings {
+	    blocker_escalation: boolean;
+	    task_timeout_sec: number;
+	    stale_pending_sec: number;
+	    stale_review_sec: number;
+	    max_dispatches: number;
+	    max_working: number;
+	    allow_member_requests: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.blocker_escalation = source["blocker_escalation"];
+	        this.task_timeout_sec = source["task_timeout_sec"];
+	        this.stale_pending_sec = source["stale_pending_sec"];
+	        this.stale_review_sec = source["stale_review_sec"];
+	        this.max_dispatches = source["max_dispatches"];
+	        this.max_working = source["max_working"];
+	        this.allow_member_requests = source["allow_member_requests"];
+	    }
+	}
+	export class Task {
+	    id: string;
+	    team: string;
+	    subject: string;
+	    description?: string;
+	    priority: number;
+	    state: string;
+	    owner?: string;
+	    require_approval?: boolean;
+	    result?: string;
+	    progress: number;
+	    step?: string;
+	    blocked_by?: string[];
+	    hold?: string;
+	    reason?: string;
+	    escalate_to?: string;
+	    question?: string;
+	    answer?: string;
+	    dispatch_count: number;
+	    // Go type: time
+	    dispatched_at: any;
+	    // Go type: time
+	    heartbeat_at: any;
+	    created_by_kind: string;
+	    created_by: string;
+	    // Go type: time
+	    created: any;
+	    // Go type: time
+	    updated: any;
+	    // Go type: time
+	    state_changed: any;
+	    // Go type: time
+	    finished: any;
+	    comments: number;
+	    attachments: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Task(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.team = source["team"];
+	        this.subject = source["subject"];
+	        this.description = source["description"];
+	        this.priority = source["priority"];
+	        this.state = source["state"];
+	        this.owner = source["owner"];
+	        this.require_approval = source["require_approval"];
+	        this.result = source["result"];
+	        this.progress = source["progress"];
+	        this.step = source["step"];
+	        this.blocked_by = source["blocked_by"];
+	        this.hold = source["hold"];
+	        this.reason = source["reason"];
+	        this.escalate_to = source["escalate_to"];
+	        this.question = source["question"];
+	        this.answer = source["answer"];
+	        this.dispatch_count = source["dispatch_count"];
+	        this.dispatched_at = this.convertValues(source["dispatched_at"], null);
+	        this.heartbeat_at = this.convertValues(source["heartbeat_at"], null);
+	        this.created_by_kind = source["created_by_kind"];
+	        this.created_by = source["created_by"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.updated = this.convertValues(source["updated"], null);
+	        this.state_changed = this.convertValues(source["state_changed"], null);
+	        this.finished = this.convertValues(source["finished"], null);
+	        this.comments = source["comments"];
+	        this.attachments = source["attachments"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class TaskDetail {
+	    task: Task;
+	    dependents?: string[];
+	    comments: Comment[];
+	    attachments: Attachment[];
+	    events: Event[];
+	
+	    static createFrom(source: any = {}) {
+	        return new TaskDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.task = this.convertValues(source["task"], Task);
+	        this.dependents = source["dependents"];
+	        this.comments = this.convertValues(source["comments"], Comment);
+	        this.attachments = this.convertValues(source["attachments"], Attachment);
+	        this.events = this.convertValues(source["events"], Event);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Team {
+	    key: string;
+	    name: string;
+	    lead: string;
+	    lead_role: string;
+	    workspace: string;
+	    members: Member[];
+	    settings: Settings;
+	    // Go type: time
+	    created: any;
+	    // Go type: time
+	    updated: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Team(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.name = source["name"];
+	        this.lead = source["lead"];
+	        this.lead_role = source["lead_role"];
+	        this.workspace = source["workspace"];
+	        this.members = this.convertValues(source["members"], Member);
+	        this.settings = this.convertValues(source["settings"], Settings);
+	        this.created = this.convertValues(source["created"], null);
+	        this.updated = this.convertValues(source["updated"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

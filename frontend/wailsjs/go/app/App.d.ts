@@ -5,6 +5,7 @@ import {cron} from '../models';
 import {mcp} from '../models';
 import {store} from '../models';
 import {policy} from '../models';
+import {teams} from '../models';
 import {approvals} from '../models';
 import {podman} from '../models';
 import {app} from '../models';
@@ -31,11 +32,17 @@ export function AnswerApproval(arg1:string,arg2:string):Promise<boolean>;
 
 export function AnswerClaudeDesktopOffer(arg1:boolean):Promise<warren.MCPImportReport>;
 
+export function AnswerTeamTask(arg1:string,arg2:string,arg3:string):Promise<teams.Task>;
+
 export function ApprovalAudit(arg1:number):Promise<Array<approvals.AuditEntry>>;
 
 export function ApprovalMode():Promise<string>;
 
 export function ApprovalPatterns():Promise<Array<approvals.Pattern>>;
+
+export function ApproveTeamTask(arg1:string,arg2:string):Promise<teams.Task>;
+
+export function AssignTeamTask(arg1:string,arg2:string,arg3:string):Promise<teams.Task>;
 
 export function AttachFile(arg1:string,arg2:string,arg3:string):Promise<warren.Attachment>;
 
@@ -47,9 +54,17 @@ export function CanSaveFiles():Promise<boolean>;
 
 export function CancelSubagent(arg1:string,arg2:string):Promise<boolean>;
 
+export function CancelTeamTask(arg1:string,arg2:string,arg3:string):Promise<teams.Task>;
+
 export function ClaudeDesktopOffer():Promise<warren.ClaudeDesktopOffer>;
 
+export function CommentTeamTask(arg1:string,arg2:string,arg3:string):Promise<teams.Task>;
+
 export function CompleteFirstRun(arg1:store.Provider,arg2:string):Promise<void>;
+
+export function CreateTeam(arg1:teams.Team):Promise<teams.Team>;
+
+export function CreateTeamTask(arg1:string,arg2:app.TeamTaskInput):Promise<teams.Task>;
 
 export function CronJobs():Promise<Array<cron.Job>>;
 
@@ -58,6 +73,8 @@ export function CronSchedulePreview(arg1:string,arg2:number):Promise<Array<strin
 export function CustomToolProblems():Promise<Array<string>>;
 
 export function CustomTools():Promise<Array<custom.Definition>>;
+
+export function DefaultTeamSettings():Promise<teams.Settings>;
 
 export function DeleteAgent(arg1:string):Promise<void>;
 
@@ -72,6 +89,8 @@ export function DeleteMCPServer(arg1:string):Promise<void>;
 export function DeleteModelProvider(arg1:string):Promise<void>;
 
 export function DeleteSession(arg1:string):Promise<void>;
+
+export function DeleteTeam(arg1:string):Promise<void>;
 
 export function DetectModelServers():Promise<Array<warren.ModelServer>>;
 
@@ -119,9 +138,13 @@ export function Profiles():Promise<Array<string>>;
 
 export function PruneSandbox():Promise<number>;
 
+export function RejectTeamTask(arg1:string,arg2:string,arg3:string):Promise<teams.Task>;
+
 export function RequestMCPAccess(arg1:mcp.AccessRequest):Promise<number>;
 
 export function RestartMCPServer(arg1:string):Promise<void>;
+
+export function RetryTeamTask(arg1:string,arg2:string,arg3:string,arg4:string):Promise<teams.Task>;
 
 export function ReviewMCPRequest(arg1:number,arg2:boolean,arg3:string):Promise<void>;
 
@@ -183,6 +206,18 @@ export function StopRun(arg1:string):Promise<boolean>;
 
 export function Subagents(arg1:string):Promise<Array<agent.Task>>;
 
+export function TalkToTeamLead(arg1:string,arg2:string,arg3:string):Promise<app.TeamTalk>;
+
+export function Team(arg1:string):Promise<teams.Team>;
+
+export function TeamEvents(arg1:string,arg2:number,arg3:number):Promise<Array<teams.Event>>;
+
+export function TeamTask(arg1:string,arg2:string):Promise<teams.TaskDetail>;
+
+export function TeamTasks(arg1:string):Promise<Array<teams.Task>>;
+
+export function Teams():Promise<Array<teams.Team>>;
+
 export function TestMCPServer(arg1:mcp.Server):Promise<app.MCPTestResult>;
 
 export function TestModelProvider(arg1:string):Promise<Array<llm.Model>>;
@@ -196,5 +231,7 @@ export function Tools(arg1:string,arg2:string):Promise<Array<warren.ToolInfo>>;
 export function UpdateCronJob(arg1:string,arg2:warren.CronJobInput):Promise<cron.Job>;
 
 export function UpdateMCPServer(arg1:mcp.Server):Promise<void>;
+
+export function UpdateTeam(arg1:teams.Team):Promise<teams.Team>;
 
 export function Version():Promise<string>;

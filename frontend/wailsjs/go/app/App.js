@@ -38,6 +38,10 @@ export function AnswerClaudeDesktopOffer(arg1) {
   return window['go']['app']['App']['AnswerClaudeDesktopOffer'](arg1);
 }
 
+export function AnswerTeamTask(arg1, arg2, arg3) {
+  return window['go']['app']['App']['AnswerTeamTask'](arg1, arg2, arg3);
+}
+
 export function ApprovalAudit(arg1) {
   return window['go']['app']['App']['ApprovalAudit'](arg1);
 }
@@ -48,6 +52,14 @@ export function ApprovalMode() {
 
 export function ApprovalPatterns() {
   return window['go']['app']['App']['ApprovalPatterns']();
+}
+
+export function ApproveTeamTask(arg1, arg2) {
+  return window['go']['app']['App']['ApproveTeamTask'](arg1, arg2);
+}
+
+export function AssignTeamTask(arg1, arg2, arg3) {
+  return window['go']['app']['App']['AssignTeamTask'](arg1, arg2, arg3);
 }
 
 export function AttachFile(arg1, arg2, arg3) {
@@ -70,12 +82,28 @@ export function CancelSubagent(arg1, arg2) {
   return window['go']['app']['App']['CancelSubagent'](arg1, arg2);
 }
 
+export function CancelTeamTask(arg1, arg2, arg3) {
+  return window['go']['app']['App']['CancelTeamTask'](arg1, arg2, arg3);
+}
+
 export function ClaudeDesktopOffer() {
   return window['go']['app']['App']['ClaudeDesktopOffer']();
 }
 
+export function CommentTeamTask(arg1, arg2, arg3) {
+  return window['go']['app']['App']['CommentTeamTask'](arg1, arg2, arg3);
+}
+
 export function CompleteFirstRun(arg1, arg2) {
   return window['go']['app']['App']['CompleteFirstRun'](arg1, arg2);
+}
+
+export function CreateTeam(arg1) {
+  return window['go']['app']['App']['CreateTeam'](arg1);
+}
+
+export function CreateTeamTask(arg1, arg2) {
+  return window['go']['app']['App']['CreateTeamTask'](arg1, arg2);
 }
 
 export function CronJobs() {
@@ -92,6 +120,10 @@ export function CustomToolProblems() {
 
 export function CustomTools() {
   return window['go']['app']['App']['CustomTools']();
+}
+
+export function DefaultTeamSettings() {
+  return window['go']['app']['App']['DefaultTeamSettings']();
 }
 
 export function DeleteAgent(arg1) {
@@ -120,6 +152,10 @@ export function DeleteModelProvider(arg1) {
 
 export function DeleteSession(arg1) {
   return window['go']['app']['App']['DeleteSession'](arg1);
+}
+
+export function DeleteTeam(arg1) {
+  return window['go']['app']['App']['DeleteTeam'](arg1);
 }
 
 export function DetectModelServers() {
@@ -214,12 +250,20 @@ export function PruneSandbox() {
   return window['go']['app']['App']['PruneSandbox']();
 }
 
+export function RejectTeamTask(arg1, arg2, arg3) {
+  return window['go']['app']['App']['RejectTeamTask'](arg1, arg2, arg3);
+}
+
 export function RequestMCPAccess(arg1) {
   return window['go']['app']['App']['RequestMCPAccess'](arg1);
 }
 
 export function RestartMCPServer(arg1) {
   return window['go']['app']['App']['RestartMCPServer'](arg1);
+}
+
+export function RetryTeamTask(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['RetryTeamTask'](arg1, arg2, arg3, arg4);
 }
 
 export function ReviewMCPRequest(arg1, arg2, arg3) {
@@ -342,6 +386,30 @@ export function Subagents(arg1) {
   return window['go']['app']['App']['Subagents'](arg1);
 }
 
+export function TalkToTeamLead(arg1, arg2, arg3) {
+  return window['go']['app']['App']['TalkToTeamLead'](arg1, arg2, arg3);
+}
+
+export function Team(arg1) {
+  return window['go']['app']['App']['Team'](arg1);
+}
+
+export function TeamEvents(arg1, arg2, arg3) {
+  return window['go']['app']['App']['TeamEvents'](arg1, arg2, arg3);
+}
+
+export function TeamTask(arg1, arg2) {
+  return window['go']['app']['App']['TeamTask'](arg1, arg2);
+}
+
+export function TeamTasks(arg1) {
+  return window['go']['app']['App']['TeamTasks'](arg1);
+}
+
+export function Teams() {
+  return window['go']['app']['App']['Teams']();
+}
+
 export function TestMCPServer(arg1) {
   return window['go']['app']['App']['TestMCPServer'](arg1);
 }
@@ -368,6 +436,10 @@ export function UpdateCronJob(arg1, arg2) {
 
 export function UpdateMCPServer(arg1) {
   return window['go']['app']['App']['UpdateMCPServer'](arg1);
+}
+
+export function UpdateTeam(arg1) {
+  return window['go']['app']['App']['UpdateTeam'](arg1);
 }
 
 export function Version() {
