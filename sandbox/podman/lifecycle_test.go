@@ -151,6 +151,18 @@ func TestPrune(t *testing.T) {
 	}
 	mk("warren-crashed", dead.Process.Pid)
 	mk("warren-alive", os.Getpid())
+	// Socket directories without a container: an old one is a leftover; a
+	// fresh one may be another Warren's container being created right now.
+	old, fresh := filepath.Join(m.opts.StateDir, "warren-leftover-"+randomHex(3)), filepath.Join(m.opts.StateDir, "warren-creating-"+randomHex(3))
+	for _, d := range []string{old, fresh} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(fresh) })
+	if err := os.Chtimes(old, time.Now().Add(-time.Hour), time.Now().Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
 
 	keys := func(ps []Pruned) string {
 		var k []string
@@ -164,6 +176,12 @@ func TestPrune(t *testing.T) {
 	pruned, err := m.Prune(context.Background(), false)
 	if err != nil || keys(pruned) != "warren-crashed" {
 		t.Fatalf("prune: %v %v", pruned, err)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("an old socket directory without a container was kept: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a fresh socket directory (a container being created) was removed: %v", err)
 	}
 	// all: other live Warren processes' containers too, never our own. (Other
 	// tests' managers are live too; only check ours survive.)

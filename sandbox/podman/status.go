@@ -119,6 +119,10 @@ type Pruned struct {
 	OwnerPID      int
 }
 
+// pruneGrace keeps a socket directory younger than this: its container may
+// still be being created by another Warren process.
+const pruneGrace = 2 * time.Minute
+
 // Prune removes Warren sandbox containers whose Warren process is gone (a
 // crash), and their socket directories. With all it also removes those of
 // other running Warren processes; this manager's own are never touched.
@@ -152,12 +156,18 @@ func (m *Manager) prune(ctx context.Context, s *session, all bool) ([]Pruned, er
 		}
 		out = append(out, Pruned{Name: name, ID: shortID(c.ID), Key: c.Labels[labelKey], OwnerPID: pid})
 	}
-	// Socket directories of containers that no longer exist.
+	// Socket directories of containers that no longer exist. A fresh one
+	// may belong to a container another Warren process is creating right
+	// now (not listed yet): it is left for a later prune.
 	entries, _ := os.ReadDir(m.opts.StateDir)
 	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), "warren-") && !live[e.Name()] && !m.creating(e.Name()) {
-			errs = append(errs, os.RemoveAll(filepath.Join(m.opts.StateDir, e.Name())))
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), "warren-") || live[e.Name()] || m.creating(e.Name()) {
+			continue
 		}
+		if fi, err := e.Info(); err != nil || time.Since(fi.ModTime()) < pruneGrace {
+			continue
+		}
+		errs = append(errs, os.RemoveAll(filepath.Join(m.opts.StateDir, e.Name())))
 	}
 	return out, errors.Join(errs...)
 }
