@@ -254,7 +254,8 @@ async function main() {
     const side = page.getByRole('complementary', { name: 'Talk to the lead' });
     await side.getByText(ASK).waitFor();
     await side.locator('.md strong').filter({ hasText: 'collect' }).waitFor({ timeout: 30000 });
-    assert.match((await side.locator('.line.lead').last().textContent()) ?? '', /I will split it into two tasks: collect and write\./);
+    // The reply streams: wait for the whole of it, in order.
+    await side.locator('.line.lead').last().filter({ hasText: /I will split it into two tasks: collect and write\./ }).waitFor({ timeout: 30000 });
     await side.getByRole('button', { name: 'Open in Chat' }).waitFor();
   });
 

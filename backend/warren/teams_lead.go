@@ -154,6 +154,9 @@ func (o *teamOrch) flushLead(ctx context.Context, tm teams.Team, tasks []teams.T
 			}
 			return
 		}
+		if tm.Settings.Paused && !ls.busy {
+			return // a paused team starts no turn; the notes wait for the resume
+		}
 		// Only an idle lead is told the request is over: a running turn
 		// may still create tasks.
 		final := allSettled && !working && !ls.busy

@@ -273,6 +273,23 @@ describe('TeamsPanel', () => {
     expect(await screen.findByText('On it.')).toBeTruthy();
   });
 
+  it('keeps the lead’s first words when they arrive before the request returns', async () => {
+    const api = seeded();
+    const user = userEvent.setup();
+    // The lead starts streaming while TalkToTeamLead is still returning.
+    api.talkToTeamLead.mockImplementationOnce(async () => {
+      api.emitAgent({ kind: 'text', session: 'lead-session', text: 'I will split it into ' });
+      api.emitAgent({ kind: 'text', session: 'other-session', text: 'not for this box ' });
+      return { session: 'lead-session', run_id: '', request: true };
+    });
+    render(TeamsPanel, { api, active: true });
+    await user.type(await screen.findByRole('textbox', { name: 'Message to the lead' }), 'Write a report');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    api.emitAgent({ kind: 'text', session: 'lead-session', text: 'two tasks.' });
+    expect(await screen.findByText('I will split it into two tasks.')).toBeTruthy();
+    expect(screen.queryByText(/not for this box/)).toBeNull();
+  });
+
   it('is the ninth section of the app (Alt+9)', async () => {
     const api = seeded();
     const user = userEvent.setup();
