@@ -20,7 +20,9 @@ func BenchmarkCompleteToDispatch(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer func() { _ = w.Close() }()
-	turns := make([]llmtest.Turn, b.N)
+	// A spare turn per task: a dispatch may be repeated (a re-dispatch
+	// after a lost heartbeat asks the model again).
+	turns := make([]llmtest.Turn, 2*b.N+8)
 	for i := range turns {
 		turns[i] = llmtest.Turn{Chunks: []string{"ok"}, FinishReason: "stop"}
 	}
@@ -48,7 +50,7 @@ func BenchmarkCompleteToDispatch(b *testing.B) {
 	lead := teams.Actor{Kind: teams.ActorLead, Name: "lead"}
 	var total time.Duration
 	b.ResetTimer()
-	for i := range b.N {
+	for range b.N {
 		b.StopTimer()
 		a, err := st.CreateTask(ctx, user, teams.NewTask{Subject: "first", Assignee: "carol"})
 		if err != nil {
@@ -58,12 +60,13 @@ func BenchmarkCompleteToDispatch(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		seen := len(bob.Requests())
 		b.StartTimer()
 		start := time.Now()
 		if _, err := st.Complete(ctx, teams.Call{Team: "crew", Task: a.Task.ID, By: lead}, "done"); err != nil {
 			b.Fatal(err)
 		}
-		for len(bob.Requests()) <= i {
+		for len(bob.Requests()) <= seen {
 			time.Sleep(50 * time.Microsecond)
 		}
 		total += time.Since(start)
@@ -75,6 +78,9 @@ func BenchmarkCompleteToDispatch(b *testing.B) {
 			}
 			if d.Task.State == teams.StateCompleted {
 				break
+			}
+			if d.Task.State.Finished() {
+				b.Fatalf("%s ended %s: %s", d.Task.ID, d.Task.State, d.Task.Reason)
 			}
 			time.Sleep(time.Millisecond)
 		}
