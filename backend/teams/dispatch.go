@@ -140,6 +140,59 @@ func (s *SQLStore) MarkStale(ctx context.Context, team, task string) (Outcome, e
 	})
 }
 
+// lastAskedSQL is when a task's question was last put to the user: asked
+// or repeated as a reminder.
+const lastAskedSQL = `COALESCE((SELECT MAX(e.created_at) FROM team_events e WHERE e.team = team_tasks.team
+	AND e.task = 'T-' || team_tasks.num AND e.type IN ('ask_user', 'ask_user_reminder')), '')`
+
+// ReminderCandidates lists tasks whose question to the user has waited
+// longer than their team's reminder interval since it was asked or last
+// repeated.
+func (s *SQLStore) ReminderCandidates(ctx context.Context) ([]Task, error) {
+	teams, err := s.ListTeams(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := s.cfg.Now()
+	var out []Task
+	for _, tm := range teams {
+		sec := tm.Settings.AskReminderSec
+		if sec <= 0 {
+			continue
+		}
+		cutoff := fmtTime(now.Add(-time.Duration(sec) * time.Second))
+		ts, err := s.tasksWhere(ctx, "team = ? AND hold = 'ask_user' AND "+lastAskedSQL+" < ? ORDER BY num", tm.Key, cutoff)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ts...)
+	}
+	return out, nil
+}
+
+// RemindAsk records a reminder of a task's open question once its team's
+// interval has passed since it was asked or last repeated; the event is
+// what the orchestrator turns into a notice for the user.
+func (s *SQLStore) RemindAsk(ctx context.Context, team, task string) (Outcome, error) {
+	return s.onTask(ctx, Call{Team: team, Task: task, By: System()}, func(t *txn, task *Task) error {
+		if task.Hold != HoldAskUser {
+			return conflictf("%s has no open question for the user", task.ID)
+		}
+		sec := t.team.Settings.AskReminderSec
+		var last string
+		err := t.q.QueryRowContext(t.ctx, "SELECT "+lastAskedSQL+" FROM team_tasks WHERE id = ?", task.rowID).Scan(&last)
+		if err != nil {
+			return fmt.Errorf("when %s was asked: %w", task.ID, err)
+		}
+		waited := t.now.Sub(parseTime(last))
+		if sec <= 0 || waited < time.Duration(sec)*time.Second {
+			return conflictf("%s was asked %s ago; team '%s' reminds after %ds", task.ID, waited.Round(time.Second), t.team.Key, sec)
+		}
+		return t.record(task.ID, EventAskReminder, map[string]any{"question": task.Question, "owner": task.Owner,
+			"waiting_sec": int(waited.Seconds())})
+	})
+}
+
 // tasksWhere lists tasks of any team matching a condition.
 func (s *SQLStore) tasksWhere(ctx context.Context, cond string, args ...any) ([]Task, error) {
 	var out []Task

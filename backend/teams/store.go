@@ -55,6 +55,9 @@ type Dispatch interface {
 	Overdue(ctx context.Context) ([]Task, error)
 	StaleCandidates(ctx context.Context) ([]Task, error)
 	MarkStale(ctx context.Context, team, task string) (Outcome, error)
+	// ReminderCandidates and RemindAsk repeat unanswered questions.
+	ReminderCandidates(ctx context.Context) ([]Task, error)
+	RemindAsk(ctx context.Context, team, task string) (Outcome, error)
 }
 
 // Mailbox is team_message: direct messages and broadcasts, read per recipient.

@@ -25,6 +25,9 @@ type Settings struct {
 	MaxDispatches int `json:"max_dispatches"`
 	// MaxWorking is how many members work at once; 0 means all of them.
 	MaxWorking int `json:"max_working"`
+	// AskReminderSec repeats an unanswered question to the user after that
+	// long, and again after as long; 0 turns reminders off.
+	AskReminderSec int `json:"ask_reminder_sec"`
 	// AllowMemberRequests lets members create tasks, not only the lead.
 	AllowMemberRequests bool `json:"allow_member_requests"`
 	// Paused starts no member's turn (planning the board first, or
@@ -35,7 +38,7 @@ type Settings struct {
 // DefaultSettings are the settings of a new team.
 func DefaultSettings() Settings {
 	return Settings{BlockerEscalation: true, TaskTimeoutSec: 1800, StalePendingSec: 86400,
-		StaleReviewSec: 86400, MaxDispatches: 3}
+		StaleReviewSec: 86400, MaxDispatches: 3, AskReminderSec: 3600}
 }
 
 // Member is an agent on a team with its one-line role.
@@ -164,8 +167,8 @@ func (s *SQLStore) prepare(ctx context.Context, t Team) (Team, error) {
 		t.Workspace = filepath.Clean(t.Workspace)
 	}
 	st := t.Settings
-	if st.MaxDispatches < 1 || st.TaskTimeoutSec < 0 || st.StalePendingSec < 0 || st.StaleReviewSec < 0 || st.MaxWorking < 0 {
-		return Team{}, invalidf("team '%s' settings: max_dispatches must be at least 1; timeouts, stale thresholds and max_working cannot be negative", t.Key)
+	if st.MaxDispatches < 1 || st.TaskTimeoutSec < 0 || st.StalePendingSec < 0 || st.StaleReviewSec < 0 || st.MaxWorking < 0 || st.AskReminderSec < 0 {
+		return Team{}, invalidf("team '%s' settings: max_dispatches must be at least 1; timeouts, stale thresholds, reminders and max_working cannot be negative", t.Key)
 	}
 	return t, nil
 }
@@ -206,9 +209,9 @@ func (s *SQLStore) saveTeam(ctx context.Context, by Actor, t Team, create bool) 
 		case create:
 			_, err := tx.ExecContext(ctx, `INSERT INTO teams (key, name, lead, lead_role, workspace, blocker_escalation,
 				task_timeout_sec, stale_pending_sec, stale_review_sec, max_dispatches, max_working, allow_member_requests, paused,
-				created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				ask_reminder_sec, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				t.Key, t.Name, t.Lead, t.LeadRole, t.Workspace, st.BlockerEscalation, st.TaskTimeoutSec, st.StalePendingSec,
-				st.StaleReviewSec, st.MaxDispatches, st.MaxWorking, st.AllowMemberRequests, st.Paused, now, now)
+				st.StaleReviewSec, st.MaxDispatches, st.MaxWorking, st.AllowMemberRequests, st.Paused, st.AskReminderSec, now, now)
 			if err != nil {
 				return fmt.Errorf("create team %s: %w", t.Key, err)
 			}
@@ -216,9 +219,9 @@ func (s *SQLStore) saveTeam(ctx context.Context, by Actor, t Team, create bool) 
 			typ = EventTeamUpdated
 			_, err := tx.ExecContext(ctx, `UPDATE teams SET name = ?, lead = ?, lead_role = ?, workspace = ?,
 				blocker_escalation = ?, task_timeout_sec = ?, stale_pending_sec = ?, stale_review_sec = ?, max_dispatches = ?,
-				max_working = ?, allow_member_requests = ?, paused = ?, updated_at = ? WHERE key = ?`,
+				max_working = ?, allow_member_requests = ?, paused = ?, ask_reminder_sec = ?, updated_at = ? WHERE key = ?`,
 				t.Name, t.Lead, t.LeadRole, t.Workspace, st.BlockerEscalation, st.TaskTimeoutSec, st.StalePendingSec,
-				st.StaleReviewSec, st.MaxDispatches, st.MaxWorking, st.AllowMemberRequests, st.Paused, now, t.Key)
+				st.StaleReviewSec, st.MaxDispatches, st.MaxWorking, st.AllowMemberRequests, st.Paused, st.AskReminderSec, now, t.Key)
 			if err != nil {
 				return fmt.Errorf("update team %s: %w", t.Key, err)
 			}

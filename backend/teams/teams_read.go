@@ -6,14 +6,15 @@ import (
 )
 
 const teamCols = `key, name, lead, lead_role, workspace, blocker_escalation, task_timeout_sec, stale_pending_sec,
-	stale_review_sec, max_dispatches, max_working, allow_member_requests, paused, created_at, updated_at`
+	stale_review_sec, max_dispatches, max_working, allow_member_requests, paused, ask_reminder_sec, created_at, updated_at`
 
 func scanTeam(row interface{ Scan(...any) error }) (Team, error) {
 	var t Team
 	var created, updated string
 	st := &t.Settings
 	err := row.Scan(&t.Key, &t.Name, &t.Lead, &t.LeadRole, &t.Workspace, &st.BlockerEscalation, &st.TaskTimeoutSec,
-		&st.StalePendingSec, &st.StaleReviewSec, &st.MaxDispatches, &st.MaxWorking, &st.AllowMemberRequests, &st.Paused, &created, &updated)
+		&st.StalePendingSec, &st.StaleReviewSec, &st.MaxDispatches, &st.MaxWorking, &st.AllowMemberRequests, &st.Paused,
+		&st.AskReminderSec, &created, &updated)
 	t.Created, t.Updated = parseTime(created), parseTime(updated)
 	return t, err
 }

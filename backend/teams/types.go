@@ -210,6 +210,7 @@ const (
 	EventAttached     EventType = "attached"
 	EventAsked        EventType = "ask_user"
 	EventAskCleared   EventType = "ask_user_cleared"
+	EventAskReminder  EventType = "ask_user_reminder" // the question is still open after the team's reminder interval
 	EventAnswered     EventType = "answered"
 	EventReady        EventType = "ready"   // a blocked task's blockers all completed
 	EventBlocked      EventType = "blocked" // a task now waits on its blockers

@@ -67,6 +67,11 @@ func (o *teamOrch) handleEvent(ctx context.Context, tm teams.Team, e teams.Event
 		}
 	case teams.EventAsked:
 		o.notice(TeamNotice{Team: tm.Key, Task: e.Task, Kind: NoticeAskUser, Text: e.Actor + " asks: " + str("question")})
+	case teams.EventAskReminder:
+		o.notice(TeamNotice{Team: tm.Key, Task: e.Task, Kind: NoticeAskUser,
+			Text: "Reminder: " + str("owner") + " still waits for your answer: " + str("question")})
+	case teams.EventMessage:
+		o.mailFor(tm, e)
 	case teams.EventStale:
 		o.note(tm.Key, e.Task, "stale")
 		o.notice(TeamNotice{Team: tm.Key, Task: e.Task, Kind: NoticeStale, Text: str("reason")})
@@ -131,7 +136,7 @@ func (o *teamOrch) flushLead(ctx context.Context, tm teams.Team, tasks []teams.T
 	// not working on the request any more.
 	working := false
 	for k, r := range o.runs {
-		working = working || k.team == tm.Key && !byID[r.task].State.Finished()
+		working = working || k.team == tm.Key && r.task != "" && !byID[r.task].State.Finished()
 	}
 	req := ls.request
 	allSettled := req != nil
@@ -205,6 +210,8 @@ func leadBatch(tm teams.Team, notes []leadNote, byID map[string]teams.Task, fina
 		}
 		seen[n.task+n.text] = true
 		switch {
+		case n.task == "":
+			fmt.Fprintf(&b, "- %s\n", n.text) // a team message to the lead
 		case strings.HasPrefix(n.text, "blocker"):
 			fmt.Fprintf(&b, "- %s (%s, %s): %s. Resolve it: retry with a note, reassign, change blocked_by or cancel.\n", t.ID, t.Subject, t.Owner, n.text)
 		case t.State == teams.StateCompleted:
@@ -237,6 +244,11 @@ func (o *teamOrch) startLeadTurn(ctx context.Context, tm teams.Team, ls *leadSta
 			return
 		}
 		ls.session = s
+	}
+	if err := o.w.teamWorkspace(tm.Workspace); err != nil {
+		o.notice(TeamNotice{Team: tm.Key, Kind: NoticeLeadFailed, Session: ls.session,
+			Text: "the lead's turn could not start (" + err.Error() + "); it was told:\n" + prompt})
+		return
 	}
 	ls.busy = true
 	session := ls.session

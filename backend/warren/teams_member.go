@@ -3,7 +3,6 @@ package warren
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -24,7 +23,7 @@ func (o *teamOrch) endLostTurns(tm teams.Team, tasks []teams.Task) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for k, r := range o.runs {
-		if k.team != tm.Key || r.ended {
+		if k.team != tm.Key || r.ended || r.task == "" {
 			continue
 		}
 		t, ok := byID[r.task]
@@ -142,8 +141,9 @@ func (o *teamOrch) dispatch(ctx context.Context, team string, t teams.Task) bool
 		_, _ = st.Fail(ctx, teams.Call{Team: team, Task: t.ID, By: teams.System()}, "could not open the member's session: "+err.Error())
 		return false
 	}
-	if tm.Workspace != "" {
-		_ = os.MkdirAll(tm.Workspace, 0o700)
+	if err := o.w.teamWorkspace(tm.Workspace); err != nil {
+		_, _ = st.Fail(ctx, teams.Call{Team: team, Task: t.ID, By: teams.System()}, err.Error())
+		return false
 	}
 	k := memberKey{team, owner}
 	r := &memberRun{task: t.ID}
@@ -205,7 +205,7 @@ func (o *teamOrch) finishTurn(k memberKey, r *memberRun, final, failure string) 
 	o.mu.Lock()
 	ended := r.ended
 	o.mu.Unlock()
-	if ended {
+	if ended || r.task == "" {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(o.w.life), 10*time.Second)

@@ -73,7 +73,7 @@ type memberKey struct{ team, agent string }
 
 // memberRun is a member's running turn on a task.
 type memberRun struct {
-	task   string
+	task   string // "" for a turn on mail alone
 	runID  string
 	cancel func()
 	// ended is set when Warren ended the turn because the board moved on
@@ -98,6 +98,10 @@ type teamOrch struct {
 	cursors  map[string]int64
 	leads    map[string]*leadState
 	requests map[string]*teamRequest // by chat session
+	// mail marks agents with team messages to hand over; heldMail keeps
+	// what reached a member's turn as it ended, for its next turn.
+	mail     map[memberKey]bool
+	heldMail map[memberKey][]string
 }
 
 // ErrTeamsNotRunning is returned when team orchestration is needed but no
@@ -110,7 +114,8 @@ var ErrTeamsNotRunning = errors.New("team orchestration is not running in this p
 func (w *Warren) RunTeams(ctx context.Context, opts TeamLoopOptions) error {
 	o := &teamOrch{w: w, opts: opts.withDefaults(), wake: make(chan string, 256),
 		runs: map[memberKey]*memberRun{}, sessions: map[memberKey]string{}, cursors: map[string]int64{},
-		leads: map[string]*leadState{}, requests: map[string]*teamRequest{}}
+		leads: map[string]*leadState{}, requests: map[string]*teamRequest{},
+		mail: map[memberKey]bool{}, heldMail: map[memberKey][]string{}}
 	w.orchMu.Lock()
 	if w.orch != nil {
 		w.orchMu.Unlock()
@@ -197,7 +202,8 @@ func (o *teamOrch) lastEventID(ctx context.Context, team string) (int64, error) 
 }
 
 // sweep is the periodic pass: overdue tasks fail, orphans are dispatched
-// again, stale tasks are marked, then every team is processed.
+// again, stale tasks are marked, unanswered questions are repeated, then
+// every team is processed.
 func (o *teamOrch) sweep(ctx context.Context) {
 	st := o.w.teams
 	if over, err := st.Overdue(ctx); err == nil {
@@ -220,6 +226,12 @@ func (o *teamOrch) sweep(ctx context.Context) {
 		for _, t := range stale {
 			_, err := st.MarkStale(ctx, t.Team, t.ID)
 			o.logErr("mark stale", t, err)
+		}
+	}
+	if asks, err := st.ReminderCandidates(ctx); err == nil {
+		for _, t := range asks {
+			_, err := st.RemindAsk(ctx, t.Team, t.ID)
+			o.logErr("remind of a question", t, err)
 		}
 	}
 	ts, err := st.ListTeams(ctx)
@@ -256,7 +268,8 @@ func (o *teamOrch) stopAll() {
 
 // process reads the team's new audit events (turning them into notes for
 // the lead and notices for the user), ends turns the board took away,
-// starts ready tasks and finishes requests whose work is done.
+// starts ready tasks, hands over mail and finishes requests whose work is
+// done.
 func (o *teamOrch) process(ctx context.Context, team string) {
 	tm, err := o.w.teams.GetTeam(ctx, team)
 	if err != nil {
@@ -288,5 +301,6 @@ func (o *teamOrch) process(ctx context.Context, team string) {
 	}
 	o.endLostTurns(tm, tasks)
 	o.pump(ctx, tm, tasks)
+	o.deliverMail(ctx, tm, tasks)
 	o.flushLead(ctx, tm, tasks)
 }

@@ -62,6 +62,9 @@ func (w *Warren) beginRequest(ctx context.Context, r TeamRequest) (*teamOrch, te
 	if err != nil {
 		return nil, teams.Team{}, nil, err
 	}
+	if err := w.teamWorkspace(tm.Workspace); err != nil {
+		return nil, teams.Team{}, nil, err
+	}
 	if r.Session == "" {
 		s, err := w.Sessions().Create(ctx, sessions.Session{Agent: tm.Lead, Title: "Team " + tm.Key + ": " + clipTitle(r.Prompt)})
 		if err != nil {

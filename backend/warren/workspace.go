@@ -69,3 +69,27 @@ func ownWorkspace(dataDir string, log *slog.Logger) (string, error) {
 	log.Info("moved the workspace out of the data directory", "from", old, "to", ws)
 	return ws, nil
 }
+
+// teamWorkspace creates a team's shared folder on first use. Its parent
+// stays passable, never listable, like the default workspace's. When Warren
+// runs as root and the agents' workspace belongs to another user (the
+// sandbox's: rootless Podman runs as that user), the team's folder is
+// handed to that user too, so sandboxed members can work in it.
+func (w *Warren) teamWorkspace(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o711); err != nil {
+		return fmt.Errorf("create the team workspace's folder: %w", err)
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil
+		}
+		return fmt.Errorf("create the team workspace: %w", err)
+	}
+	if err := ownLike(dir, w.workspace); err != nil {
+		return fmt.Errorf("hand the team workspace %s to the agents' user: %w", dir, err)
+	}
+	return nil
+}

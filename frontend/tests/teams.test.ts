@@ -53,6 +53,14 @@ describe('teams helpers', () => {
     const ev = { id: 1, team: 'crew', task: 'T-1', type: 'cancelled', actor_kind: 'user', actor: 'user', data: { reason: 'not needed' }, time: '' };
     expect(describeEvent(ev)).toBe('You cancelled it: not needed');
     expect(describeEvent({ ...ev, type: 'progress', actor_kind: 'agent', actor: 'bob', data: { percent: 50, step: 'half' } })).toBe('bob reported 50% — half');
+    // Mailbox text shows in the activity feed, with its recipients.
+    expect(describeEvent({ ...ev, task: '', type: 'message', actor_kind: 'agent', actor: 'lead', data: { to: ['alice', 'bob'], text: 'Freeze at noon' } })).toBe(
+      'lead → alice, bob: Freeze at noon',
+    );
+    expect(describeEvent({ ...ev, task: '', type: 'message', actor_kind: 'user', actor: 'user', data: { to: ['a'], broadcast: true, text: 'Hi' } })).toBe('You → everyone: Hi');
+    expect(describeEvent({ ...ev, type: 'ask_user_reminder', actor_kind: 'system', actor: 'system', data: { owner: 'bob' } })).toBe(
+      'Reminded you: bob still waits for your answer',
+    );
     expect(parseIds('3, t-4  T-5')).toEqual(['T-3', 'T-4', 'T-5']);
   });
 

@@ -22,6 +22,7 @@ export const TEAM_DEFAULTS: TeamSettings = {
   stale_review_sec: 86400,
   max_dispatches: 3,
   max_working: 0,
+  ask_reminder_sec: 3600,
   paused: false,
   allow_member_requests: false,
 };

@@ -22,6 +22,12 @@ type Server struct {
 	served   []bool // per turn
 	faults   []int  // per turn, faults already served
 	requests []Recorded
+	holds    map[int]*hold // by model request number, from 1
+}
+
+// hold keeps one model request waiting until the test releases it.
+type hold struct {
+	arrived, release chan struct{}
 }
 
 // Recorded is a request the server received.
@@ -75,7 +81,16 @@ func (s *Server) record(next http.Handler) http.Handler {
 		r.Body = io.NopCloser(strings.NewReader(string(body)))
 		s.mu.Lock()
 		s.requests = append(s.requests, Recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
+		h := s.holds[s.modelRequests()]
 		s.mu.Unlock()
+		if h != nil && r.Method == http.MethodPost {
+			close(h.arrived)
+			select {
+			case <-h.release:
+			case <-r.Context().Done():
+				return
+			}
+		}
 		if err != nil {
 			// The client gave up while sending (its context was cancelled):
 			// there is no request to match a turn to and nobody to answer.
@@ -83,6 +98,34 @@ func (s *Server) record(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// Hold makes the n-th model request (from 1) wait until release is
+// called: arrived closes when it comes in. A test uses it to act while a
+// turn is waiting on the model. Release runs at the test's end anyway.
+func (s *Server) Hold(n int) (arrived <-chan struct{}, release func()) {
+	h := &hold{arrived: make(chan struct{}), release: make(chan struct{})}
+	s.mu.Lock()
+	if s.holds == nil {
+		s.holds = map[int]*hold{}
+	}
+	s.holds[n] = h
+	s.mu.Unlock()
+	var once sync.Once
+	release = func() { once.Do(func() { close(h.release) }) }
+	s.t.Cleanup(release)
+	return h.arrived, release
+}
+
+// modelRequests counts the POSTs received (model requests); mu is held.
+func (s *Server) modelRequests() int {
+	n := 0
+	for _, r := range s.requests {
+		if r.Method == http.MethodPost {
+			n++
+		}
+	}
+	return n
 }
 
 // next picks what to serve for one streaming request: a fault of its turn, or the turn.

@@ -13,6 +13,7 @@ export interface TeamSettings {
   stale_review_sec: number;
   max_dispatches: number;
   max_working: number;
+  ask_reminder_sec: number;
   paused: boolean;
   allow_member_requests: boolean;
 }

@@ -139,8 +139,12 @@ export function describeEvent(e: TeamEvent): string {
       return `Started with ${str(d.owner) || str(d.agent) || 'its owner'}`;
     case 'stale':
       return 'Marked stale: untouched for too long';
-    case 'message':
-      return `${who} sent a message${str(d.to) ? ` to ${str(d.to)}` : ''}`;
+    case 'message': {
+      const to = d.broadcast ? 'everyone' : Array.isArray(d.to) ? d.to.map(str).join(', ') : str(d.to);
+      return `${who} → ${to || 'the team'}: ${str(d.text)}`;
+    }
+    case 'ask_user_reminder':
+      return `Reminded you: ${str(d.owner) || 'a member'} still waits for your answer`;
     case 'team_created':
       return `${who} created the team`;
     case 'team_updated':
@@ -168,6 +172,7 @@ export const SETTING_FIELDS: SettingField[] = [
   { key: 'stale_review_sec', kind: 'seconds', label: 'Stale after review (hours)', unit: 3600, help: 'A task in review this long is marked stale. 0: never.' },
   { key: 'max_dispatches', kind: 'count', label: 'Attempts per task', help: 'A task started more often than this fails.' },
   { key: 'max_working', kind: 'count', label: 'Members working at once', help: '0: all of them.' },
+  { key: 'ask_reminder_sec', kind: 'seconds', label: 'Remind me of questions after (minutes)', unit: 60, help: 'An unanswered question from a member is repeated this often. 0: never.' },
   { key: 'paused', kind: 'bool', label: 'Paused', help: 'No member starts a task (plan the board first, or stop new work); running turns finish.' },
 ];
 
@@ -179,6 +184,7 @@ export const FALLBACK_SETTINGS: TeamSettings = {
   stale_review_sec: 86400,
   max_dispatches: 3,
   max_working: 0,
+  ask_reminder_sec: 3600,
   allow_member_requests: false,
   paused: false,
 };
