@@ -208,20 +208,28 @@ export async function launchChromium() {
  * The first-run setup is marked done first (`warren settings set
  * ui.first_run_done true`), so its wizard does not cover the page; pass
  * firstRun: true to meet it. env adds variables to the app's environment.
+ * home and display, from an earlier call, start it again on the same data
+ * (after killing the first one); its log is appended to.
  */
-export async function startWarren({ bin, outDir, assetDir = path.join(repoRoot, 'frontend', 'dist'), logName = 'app.log', firstRun = false, env = {} }) {
+export async function startWarren({ bin, outDir, assetDir = path.join(repoRoot, 'frontend', 'dist'), logName = 'app.log', firstRun = false, env = {}, home, display }) {
   if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: run scripts/e2e.sh (or make e2e), which builds it`);
   if (!fs.existsSync(path.join(assetDir, 'index.html'))) throw new Error('frontend/dist is missing: run make frontend');
-  const home = tempDir('warren-e2e-home-');
+  // A restart passes the home (and display) of the Warren it replaces.
+  const restart = Boolean(home);
+  home ??= tempDir('warren-e2e-home-');
   // Warren keeps the workspace it makes outside its data directory, beside
-  // it (warren.DefaultWorkspace): DIR-workspace.
+  // it (warren.DefaultWorkspace): DIR-workspace; teams' folders go beside
+  // that (DIR-workspace-teams).
   const workspace = `${home}-workspace`;
-  onCleanup(() => fs.rmSync(workspace, { recursive: true, force: true }));
-  const display = await startXvfb({ logDir: outDir });
+  if (!restart) {
+    onCleanup(() => fs.rmSync(workspace, { recursive: true, force: true }));
+    onCleanup(() => fs.rmSync(`${workspace}-teams`, { recursive: true, force: true }));
+  }
+  display ??= await startXvfb({ logDir: outDir });
   const port = await freePort();
   const addr = `127.0.0.1:${port}`;
   const appLog = path.join(outDir, logName);
-  fs.rmSync(appLog, { force: true });
+  if (!restart) fs.rmSync(appLog, { force: true });
   if (!firstRun) {
     execFileSync(bin, ['settings', 'set', 'ui.first_run_done', 'true'], { env: { ...process.env, WARREN_HOME: home, DISPLAY: '' }, stdio: 'pipe' });
   }

@@ -25,6 +25,11 @@
 #   e2e/teams.e2e.mjs       the Teams tab: a team from the editor, tasks with
 #                           blocked_by, agents acting through team_tasks (in
 #                           the app and from the CLI), cards moving live
+#   e2e/teams-live.e2e.mjs  a team at work with the loop running and a scripted
+#                           model per agent: the lead plans, members start by
+#                           themselves, a message shows in the activity feed,
+#                           and the window is killed (SIGKILL) mid-turn and
+#                           started again: the orphan runs again, nothing stuck
 # Screenshots and logs go to build/e2e (E2E_OUT), never to the tracked
 # docs/screenshots: only with E2E_DOCS=1 (make screenshot) does a script that
 # passes copy its documentation shots there (see suite.docShot in e2e/lib.mjs).
@@ -47,7 +52,7 @@ echo "e2e: go build -o build/bin/llmserve ./backend/llm/llmtest/cmd/llmserve"
 go build -o build/bin/llmserve ./backend/llm/llmtest/cmd/llmserve
 echo "e2e: built in $(( $(date +%s) - start )) s"
 
-scripts=(e2e/inventory.e2e.mjs e2e/approvals.e2e.mjs e2e/inline-approval.e2e.mjs e2e/chat.e2e.mjs e2e/schedules.e2e.mjs e2e/mcp.e2e.mjs e2e/firstrun.e2e.mjs e2e/teams.e2e.mjs)
+scripts=(e2e/inventory.e2e.mjs e2e/approvals.e2e.mjs e2e/inline-approval.e2e.mjs e2e/chat.e2e.mjs e2e/schedules.e2e.mjs e2e/mcp.e2e.mjs e2e/firstrun.e2e.mjs e2e/teams.e2e.mjs e2e/teams-live.e2e.mjs)
 failed=()
 for script in "${scripts[@]}"; do
   t0=$(date +%s)

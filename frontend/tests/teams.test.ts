@@ -53,6 +53,9 @@ describe('teams helpers', () => {
     const ev = { id: 1, team: 'crew', task: 'T-1', type: 'cancelled', actor_kind: 'user', actor: 'user', data: { reason: 'not needed' }, time: '' };
     expect(describeEvent(ev)).toBe('You cancelled it: not needed');
     expect(describeEvent({ ...ev, type: 'progress', actor_kind: 'agent', actor: 'bob', data: { percent: 50, step: 'half' } })).toBe('bob reported 50% — half');
+    expect(describeEvent({ ...ev, type: 'dispatched', actor_kind: 'system', actor: 'system', data: { owner: 'alice', dispatch: 2 } })).toBe(
+      'Started again with alice (attempt 2)',
+    );
     // Mailbox text shows in the activity feed, with its recipients.
     expect(describeEvent({ ...ev, task: '', type: 'message', actor_kind: 'agent', actor: 'lead', data: { to: ['alice', 'bob'], text: 'Freeze at noon' } })).toBe(
       'lead → alice, bob: Freeze at noon',

@@ -33,6 +33,9 @@ type Turn struct {
 	ToolCalls    []ToolCall `json:"tool_calls,omitempty"`
 	Usage        *Usage     `json:"usage,omitempty"`
 	FinishReason string     `json:"finish_reason,omitempty"`
+	// DelayMS holds the answer this long (a slow model); a client that
+	// hangs up meanwhile gets nothing, and the turn counts as served.
+	DelayMS int `json:"delay_ms,omitempty"`
 }
 
 // Fault spoils one request: an HTTP error status, or a stream cut after some events.

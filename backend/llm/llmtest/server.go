@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Server replays a Cassette over HTTP; it embeds the httptest.Server, so URL is its root.
@@ -194,6 +195,13 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request) (turn Turn, limit
 		w.WriteHeader(fault.Status)
 		_, _ = io.WriteString(w, msg)
 		return Turn{}, 0, false
+	}
+	if turn.DelayMS > 0 {
+		select {
+		case <-time.After(time.Duration(turn.DelayMS) * time.Millisecond):
+		case <-r.Context().Done():
+			return Turn{}, 0, false
+		}
 	}
 	limit = -1
 	if fault != nil && fault.DropAfterChunks != nil {

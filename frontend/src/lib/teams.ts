@@ -135,8 +135,10 @@ export function describeEvent(e: TeamEvent): string {
       return 'Its blockers finished: ready to start';
     case 'blocked':
       return `Waiting on other tasks${why}`;
-    case 'dispatched':
-      return `Started with ${str(d.owner) || str(d.agent) || 'its owner'}`;
+    case 'dispatched': {
+      const n = Number(d.dispatch);
+      return `${n > 1 ? 'Started again' : 'Started'} with ${str(d.owner) || str(d.agent) || 'its owner'}${n > 1 ? ` (attempt ${n})` : ''}`;
+    }
     case 'stale':
       return 'Marked stale: untouched for too long';
     case 'message': {
