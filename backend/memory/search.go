@@ -1,0 +1,366 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// Search modes: which channels ran.
+const (
+	ModeHybrid      = "hybrid"
+	ModeKeywordOnly = "keyword-only"
+	ModeVectorOnly  = "vector-only"
+)
+
+// Scope narrows what a search sees of an agent's memory.
+type Scope string
+
+// Scopes.
+const (
+	ScopeAll    Scope = ""       // the user's, the agent's and global documents
+	ScopeUser   Scope = "user"   // the user's own copies only
+	ScopeAgent  Scope = "agent"  // the agent's documents (user's and shared), not global ones
+	ScopeGlobal Scope = "global" // global documents only
+)
+
+// pool is how many candidates each channel brings, whatever max_results
+// is: the fused top results do not change with max_results.
+const pool = 50
+
+// rrfK is the reciprocal rank fusion constant.
+const rrfK = 60
+
+// userBoost lifts a user's own documents over shared ones.
+const userBoost = 1.15
+
+// Query is one memory search.
+type Query struct {
+	Text       string
+	Agent      string
+	User       string
+	MaxResults int     // default 6, at most 50
+	MinScore   float64 // 0..1 on the fused score; never drops an exact keyword hit
+	Scope      Scope
+	PathPrefix string
+	Since      time.Time // documents updated at or after (zero: any time)
+	Until      time.Time // documents updated before (zero: any time)
+	// KeywordWeight and VectorWeight weigh the channels in the fusion;
+	// zero means 1.
+	KeywordWeight, VectorWeight float64
+}
+
+// Hit is one search result.
+type Hit struct {
+	Path      string  `json:"path"`
+	Agent     string  `json:"agent"`
+	User      string  `json:"user"`
+	StartLine int     `json:"start_line"`
+	EndLine   int     `json:"end_line"`
+	Heading   string  `json:"heading,omitempty"`
+	Score     float64 `json:"score"`
+	// KeywordRank and VectorRank are the hit's rank in each channel
+	// (1 is best; 0: the channel did not find it).
+	KeywordRank int    `json:"keyword_rank"`
+	VectorRank  int    `json:"vector_rank"`
+	Exact       bool   `json:"exact,omitempty"`
+	Snippet     string `json:"snippet"`
+	chunk       int64
+	hash        string
+	text        string
+}
+
+// Result is a search's answer: the hits and which channels ran.
+type Result struct {
+	Mode string `json:"mode"`
+	Hits []Hit  `json:"hits"`
+	// Note says why a channel did not run, or that nothing matched.
+	Note string `json:"note,omitempty"`
+}
+
+// candidate is a chunk one channel found, with its rank there.
+type candidate struct {
+	id   int64
+	rank int
+}
+
+// Search runs the keyword and vector channels and fuses them.
+func (s *Store) Search(ctx context.Context, q Query) (Result, error) {
+	q.Text = strings.TrimSpace(q.Text)
+	if q.Text == "" {
+		return Result{}, fmt.Errorf("memory search needs a query")
+	}
+	if q.MaxResults <= 0 {
+		q.MaxResults = 6
+	}
+	q.MaxResults = min(q.MaxResults, pool)
+	if q.MinScore < 0 || q.MinScore > 1 {
+		return Result{}, fmt.Errorf("min_score must be between 0 and 1, not %g", q.MinScore)
+	}
+	switch q.Scope {
+	case ScopeAll, ScopeUser, ScopeAgent, ScopeGlobal:
+	default:
+		return Result{}, fmt.Errorf("scope %q: use user, agent, global or leave it empty for all", q.Scope)
+	}
+	kw, kwRan, err := s.keyword(ctx, q)
+	if err != nil {
+		return Result{}, err
+	}
+	vec, vecNote, err := s.vector(ctx, q)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Mode: ModeHybrid}
+	switch {
+	case !kwRan && vec == nil:
+		res.Mode, res.Note = ModeKeywordOnly, "the query has no searchable words; "+vecNote
+	case vec == nil:
+		res.Mode, res.Note = ModeKeywordOnly, vecNote
+	case !kwRan:
+		res.Mode, res.Note = ModeVectorOnly, "the query has no searchable words"
+	}
+	hits, err := s.fuse(ctx, q, kw, vec)
+	if err != nil {
+		return Result{}, err
+	}
+	res.Hits = hits
+	if len(hits) == 0 {
+		res.Note = strings.TrimPrefix(strings.Join(nonEmpty([]string{res.Note, "nothing in memory matches the query"}), "; "), "; ")
+	}
+	return res, nil
+}
+
+// scopeSQL is the WHERE fragment (over memory_chunks c and memory_docs d)
+// for what the query may see.
+func scopeSQL(q Query) (string, []any) {
+	var where []string
+	var args []any
+	switch q.Scope {
+	case ScopeUser:
+		where, args = append(where, "c.agent = ? AND c.user = ? AND c.user != ''"), append(args, q.Agent, q.User)
+	case ScopeAgent:
+		where, args = append(where, "c.agent = ? AND c.user IN (?, '')"), append(args, q.Agent, q.User)
+	case ScopeGlobal:
+		where = append(where, "c.agent = '' AND c.user = ''")
+	default:
+		where, args = append(where, "((c.agent = ? AND c.user IN (?, '')) OR (c.agent = '' AND c.user = ''))"), append(args, q.Agent, q.User)
+	}
+	if q.PathPrefix != "" {
+		where, args = append(where, "substr(c.path, 1, ?) = ?"), append(args, len(q.PathPrefix), q.PathPrefix)
+	}
+	if !q.Since.IsZero() {
+		where, args = append(where, "d.updated_at >= ?"), append(args, fmtTime(q.Since))
+	}
+	if !q.Until.IsZero() {
+		where, args = append(where, "d.updated_at < ?"), append(args, fmtTime(q.Until))
+	}
+	return strings.Join(where, " AND "), args
+}
+
+// keyword is the FTS5 channel: every word (AND) first, then any word (OR)
+// to fill the pool, then trigrams for code and CJK. Ranks follow bm25's
+// order; its raw value is never used as a score. ran is false when the
+// query has no word to search for.
+func (s *Store) keyword(ctx context.Context, q Query) ([]candidate, bool, error) {
+	terms := queryTerms(q.Text)
+	var out []candidate
+	seen := map[int64]bool{}
+	add := func(table, match string) error {
+		if match == "" || len(out) >= pool {
+			return nil
+		}
+		where, args := scopeSQL(q)
+		rank := "rank"
+		if table == "memory_fts" {
+			rank = "bm25(memory_fts, 2.0, 1.0)"
+		}
+		err := eachRow(ctx, s.db, `SELECT c.id FROM `+table+` f JOIN memory_chunks c ON c.id = f.rowid
+			JOIN memory_docs d ON d.id = c.doc_id WHERE `+table+` MATCH ? AND `+where+` ORDER BY `+rank+` LIMIT ?`,
+			append(append([]any{match}, args...), pool), func(scan func(...any) error) error {
+				var id int64
+				if err := scan(&id); err != nil {
+					return err
+				}
+				if !seen[id] && len(out) < pool {
+					seen[id] = true
+					out = append(out, candidate{id: id, rank: len(out) + 1})
+				}
+				return nil
+			})
+		if err != nil {
+			return fmt.Errorf("keyword search: %w", err)
+		}
+		return nil
+	}
+	if len(terms) > 0 {
+		if err := add("memory_fts", strings.Join(terms, " ")); err != nil {
+			return nil, false, err
+		}
+		if len(terms) > 1 {
+			if err := add("memory_fts", strings.Join(terms, " OR ")); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	if tri := trigramQuery(q.Text); tri != "" && (len(out) == 0 || codeOrCJK(q.Text)) {
+		if err := add("memory_fts_tri", tri); err != nil {
+			return nil, false, err
+		}
+	}
+	return out, len(terms) > 0 || trigramQuery(q.Text) != "", nil
+}
+
+// stopwords are dropped from keyword queries (they match everything and
+// make OR queries slow).
+var stopwords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be by for from has have how i in is it its of on or that the this to
+		was were what when where which who why will with you your do does did can could should would my me we our`) {
+		stopwords[w] = true
+	}
+}
+
+// queryTerms are the query's words as quoted FTS5 strings.
+func queryTerms(text string) []string {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '_'
+	})
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range words {
+		if stopwords[w] || seen[w] {
+			continue
+		}
+		seen[w] = true
+		out = append(out, `"`+strings.ReplaceAll(w, `"`, `""`)+`"`)
+	}
+	return out
+}
+
+// trigramQuery is the query as one substring for the trigram table (three
+// characters at least).
+func trigramQuery(text string) string {
+	t := strings.TrimSpace(text)
+	if len([]rune(t)) < 3 {
+		return ""
+	}
+	return `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
+}
+
+// codeOrCJK reports text the word tokenizer handles badly: identifiers
+// with punctuation (foo.bar, a::b, --flag) and scripts without spaces.
+func codeOrCJK(text string) bool {
+	for _, r := range text {
+		if unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) {
+			return true
+		}
+	}
+	return strings.ContainsAny(text, "._:/()[]{}<>=-$@#")
+}
+
+// vector is the KNN channel over the usable vector table, one query per
+// partition (the agent's and the global one). A nil result with a note
+// means the channel did not run, and why.
+func (s *Store) vector(ctx context.Context, q Query) ([]candidate, string, error) {
+	all, err := s.indexes(ctx, s.db)
+	if err != nil {
+		return nil, "", err
+	}
+	cur := s.Embedder()
+	var use *vecIndex
+	for i := range all {
+		v := &all[i]
+		if s.embedderFor(v.ID) == nil {
+			continue
+		}
+		if v.Ready || use == nil && cur != nil && v.ID == cur.Identity() {
+			use = v
+		}
+	}
+	if use == nil {
+		if cur == nil {
+			return nil, "no embedder is set, so only keywords were searched", nil
+		}
+		return nil, "the vector index is not built yet, so only keywords were searched", nil
+	}
+	e := s.embedderFor(use.ID)
+	vecs, err := e.Embed(ctx, []string{q.Text})
+	if err != nil || len(vecs) != 1 || len(vecs[0]) != use.ID.Dims {
+		return nil, fmt.Sprintf("the embedder %s/%s failed (%v), so only keywords were searched", use.ID.Kind, use.ID.Model, err), nil
+	}
+	zero := true
+	for _, f := range vecs[0] {
+		zero = zero && f == 0
+	}
+	if zero {
+		return nil, "the embedder knows none of the query's words, so only keywords were searched", nil
+	}
+	k := pool
+	if q.PathPrefix != "" || !q.Since.IsZero() || !q.Until.IsZero() || q.Scope != ScopeAll {
+		k = 4 * pool // filtered after the search: look wider
+	}
+	type scored struct {
+		id   int64
+		dist float64
+	}
+	var found []scored
+	parts := []string{q.Agent, ""}
+	if q.Scope == ScopeGlobal {
+		parts = []string{""}
+	} else if q.Scope != ScopeAll {
+		parts = []string{q.Agent}
+	}
+	blob := vecBlob(vecs[0])
+	for _, part := range parts {
+		err := eachRow(ctx, s.db, "SELECT rowid, distance FROM "+use.Name+" WHERE embedding MATCH ? AND k = ? AND agent = ?",
+			[]any{blob, k, part}, func(scan func(...any) error) error {
+				var sc scored
+				err := scan(&sc.id, &sc.dist)
+				found = append(found, sc)
+				return err
+			})
+		if err != nil {
+			return nil, "", fmt.Errorf("vector search: %w", err)
+		}
+	}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].dist < found[j].dist })
+	ids := make([]int64, len(found))
+	for i, f := range found {
+		ids[i] = f.id
+	}
+	keep, err := s.visible(ctx, q, ids)
+	if err != nil {
+		return nil, "", err
+	}
+	out := []candidate{}
+	for _, f := range found {
+		if keep[f.id] && len(out) < pool {
+			out = append(out, candidate{id: f.id, rank: len(out) + 1})
+		}
+	}
+	return out, "", nil
+}
+
+// visible returns which of ids the query's scope and filters allow.
+func (s *Store) visible(ctx context.Context, q Query, ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	where, args := scopeSQL(q)
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	err := eachRow(ctx, s.db, `SELECT c.id FROM memory_chunks c JOIN memory_docs d ON d.id = c.doc_id
+		WHERE `+where+` AND c.id IN (`+marks(len(ids))+`)`, args, func(scan func(...any) error) error {
+		var id int64
+		err := scan(&id)
+		out[id] = true
+		return err
+	})
+	return out, err
+}

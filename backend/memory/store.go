@@ -1,0 +1,161 @@
+// Package memory keeps agents' memory documents in SQLite and finds them
+// again: heading-aware chunks indexed by FTS5 (words, and trigrams for code
+// and CJK) and by vectors in sqlite-vec tables, searched together with
+// reciprocal rank fusion. SQLite is the only store; vectors are made in the
+// background, so keyword search works the moment a document is written,
+// with or without an embedder.
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/warren-dev/warren/backend/memory/embed"
+)
+
+// Options configure a Store.
+type Options struct {
+	// Embedder makes vectors; nil means keyword search only.
+	Embedder embed.Embedder
+	// Now is the clock (tests); default time.Now.
+	Now func() time.Time
+	// Log receives indexing problems; default slog.Default().
+	Log *slog.Logger
+	// Debounce is how long the indexer waits after a write for more
+	// writes before embedding. Default 300 ms.
+	Debounce time.Duration
+	// OnProgress, when set, hears about the background indexing.
+	OnProgress func(IndexStatus)
+}
+
+// Store is the memory store over Warren's SQLite database.
+type Store struct {
+	db   *sql.DB
+	opts Options
+	log  *slog.Logger
+	now  func() time.Time
+	wake chan struct{}
+
+	mu sync.Mutex
+	// embedders by identity: the current one, and earlier ones still
+	// able to embed queries for the index that stays ready while a new
+	// one builds.
+	current   embed.Embedder
+	embedders map[embed.Identity]embed.Embedder
+	lastErr   string
+}
+
+// New returns a store over db (migrated by backend/store).
+func New(db *sql.DB, opts Options) *Store {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	if opts.Debounce <= 0 {
+		opts.Debounce = 300 * time.Millisecond
+	}
+	s := &Store{db: db, opts: opts, log: opts.Log, now: opts.Now, wake: make(chan struct{}, 1),
+		embedders: map[embed.Identity]embed.Embedder{}}
+	s.current = opts.Embedder
+	if opts.Embedder != nil {
+		s.embedders[opts.Embedder.Identity()] = opts.Embedder
+	}
+	return s
+}
+
+// poke wakes the indexer; it never blocks.
+func (s *Store) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// tx runs fn in one immediate transaction.
+func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("memory: begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("memory: commit: %w", err)
+	}
+	return nil
+}
+
+// Embedder returns the current embedder (nil: keyword only).
+func (s *Store) Embedder() embed.Embedder {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.current
+}
+
+// SetEmbedder switches embedders. A new identity builds a new vector table
+// in the background; search keeps using the ready one until the new one is
+// complete, then they swap in one transaction.
+func (s *Store) SetEmbedder(ctx context.Context, e embed.Embedder) error {
+	s.mu.Lock()
+	s.current = e
+	if e != nil {
+		s.embedders[e.Identity()] = e
+	}
+	s.mu.Unlock()
+	if e == nil {
+		return nil
+	}
+	if _, err := s.ensureIndex(ctx, e.Identity()); err != nil {
+		return err
+	}
+	s.poke()
+	return nil
+}
+
+func (s *Store) embedderFor(id embed.Identity) embed.Embedder {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.embedders[id]
+}
+
+func (s *Store) setErr(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err == nil {
+		s.lastErr = ""
+	} else {
+		s.lastErr = err.Error()
+	}
+}
+
+// eachRow runs a query and calls fn for every row, closing the rows. The
+// queries built at run time (table names from memory_indexes, IN lists,
+// scope filters) come through here with their values as parameters.
+func eachRow(ctx context.Context, q querier, query string, args []any, fn func(scan func(...any) error) error) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows.Scan); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// exec runs a statement built at run time (a vector table's name, which
+// validTable checked) with its values as parameters.
+func exec(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
+	_, err := tx.ExecContext(ctx, query, args...)
+	return err
+}

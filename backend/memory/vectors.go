@@ -1,0 +1,379 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/warren-dev/warren/backend/memory/embed"
+)
+
+// vecIndex is one vector table and what made its vectors.
+type vecIndex struct {
+	Name    string
+	ID      embed.Identity
+	Chunker int
+	Ready   bool
+}
+
+// validTable guards the table names interpolated into SQL: they come from
+// memory_indexes, which only this package writes, but a name is SQL.
+var validTable = regexp.MustCompile(`^memory_vec_[a-z0-9]+$`)
+
+func (s *Store) indexes(ctx context.Context, q querier) ([]vecIndex, error) {
+	rows, err := q.QueryContext(ctx, "SELECT name, kind, model, dims, chunker, state FROM memory_indexes ORDER BY created_at")
+	if err != nil {
+		return nil, fmt.Errorf("memory indexes: %w", err)
+	}
+	defer rows.Close()
+	var out []vecIndex
+	for rows.Next() {
+		var v vecIndex
+		var state string
+		if err := rows.Scan(&v.Name, &v.ID.Kind, &v.ID.Model, &v.ID.Dims, &v.Chunker, &state); err != nil {
+			return nil, err
+		}
+		if !validTable.MatchString(v.Name) {
+			return nil, fmt.Errorf("memory index %q has an invalid table name", v.Name)
+		}
+		v.Ready = state == "ready"
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// ensureIndex returns the vector table for id, creating it (state
+// building) when none exists; a build for another identity is abandoned.
+func (s *Store) ensureIndex(ctx context.Context, id embed.Identity) (vecIndex, error) {
+	if id.Dims <= 0 || id.Dims > 8192 {
+		return vecIndex{}, fmt.Errorf("embedder %s/%s reports %d dimensions", id.Kind, id.Model, id.Dims)
+	}
+	var out vecIndex
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		all, err := s.indexes(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for _, v := range all {
+			if v.ID == id && v.Chunker == ChunkerVersion {
+				out = v
+				return nil
+			}
+		}
+		for _, v := range all {
+			if !v.Ready {
+				if err := dropIndex(ctx, tx, v.Name); err != nil {
+					return err
+				}
+			}
+		}
+		name := "memory_vec_" + strconv.FormatInt(s.now().UnixNano(), 36)
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf(
+			"CREATE VIRTUAL TABLE %s USING vec0(agent TEXT partition key, embedding float[%d] distance_metric=cosine)",
+			name, id.Dims)); err != nil {
+			return fmt.Errorf("create vector table: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO memory_indexes (name, kind, model, dims, chunker, state, created_at)
+			VALUES (?, ?, ?, ?, ?, 'building', ?)`, name, id.Kind, id.Model, id.Dims, ChunkerVersion, fmtTime(s.now())); err != nil {
+			return err
+		}
+		out = vecIndex{Name: name, ID: id, Chunker: ChunkerVersion}
+		return nil
+	})
+	return out, err
+}
+
+func dropIndex(ctx context.Context, tx *sql.Tx, name string) error {
+	if !validTable.MatchString(name) {
+		return fmt.Errorf("memory index %q has an invalid table name", name)
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM memory_indexes WHERE name = ?", name); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+name)
+	return err
+}
+
+// dropVectors deletes the vectors of the chunks matching cond from every
+// vector table (before the chunks go).
+func (s *Store) dropVectors(ctx context.Context, tx *sql.Tx, cond string, args ...any) error {
+	all, err := s.indexes(ctx, tx)
+	if err != nil {
+		return err
+	}
+	for _, v := range all {
+		if err := exec(ctx, tx, "DELETE FROM "+v.Name+" WHERE rowid IN (SELECT id FROM memory_chunks WHERE "+cond+")", args...); err != nil {
+			return fmt.Errorf("drop vectors: %w", err)
+		}
+	}
+	return nil
+}
+
+func vecBlob(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+func blobVec(b []byte) []float32 {
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}
+
+// IndexStatus is the state of the vector index, for the UI, CLI and tools.
+type IndexStatus struct {
+	Docs   int `json:"docs"`
+	Chunks int `json:"chunks"`
+	// Embedder is the current embedder ("" when keyword search only).
+	Embedder *embed.Identity `json:"embedder,omitempty"`
+	// Embedded counts the chunks in the current embedder's vector table.
+	Embedded int `json:"embedded"`
+	// Building is set while a new vector table fills (a first build, or
+	// after the embedder changed); search uses the ready one meanwhile.
+	Building bool `json:"building"`
+	// Ready names what the ready vector table holds.
+	Ready     *embed.Identity `json:"ready,omitempty"`
+	LastError string          `json:"last_error,omitempty"`
+}
+
+// Status reports documents, chunks and how far the vectors are.
+func (s *Store) Status(ctx context.Context) (IndexStatus, error) {
+	var st IndexStatus
+	if err := s.db.QueryRowContext(ctx, "SELECT (SELECT COUNT(*) FROM memory_docs), (SELECT COUNT(*) FROM memory_chunks)").
+		Scan(&st.Docs, &st.Chunks); err != nil {
+		return st, fmt.Errorf("memory status: %w", err)
+	}
+	all, err := s.indexes(ctx, s.db)
+	if err != nil {
+		return st, err
+	}
+	cur := s.Embedder()
+	for _, v := range all {
+		if v.Ready {
+			id := v.ID
+			st.Ready = &id
+		}
+		if cur != nil && v.ID == cur.Identity() {
+			st.Building = !v.Ready
+			if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM memory_embedded WHERE idx = ?", v.Name).Scan(&st.Embedded); err != nil {
+				return st, err
+			}
+		}
+	}
+	if cur != nil {
+		id := cur.Identity()
+		st.Embedder = &id
+	}
+	s.mu.Lock()
+	st.LastError = s.lastErr
+	s.mu.Unlock()
+	return st, nil
+}
+
+// Run embeds chunks in the background until ctx ends: after writes
+// (debounced), and a backfill of everything not yet embedded at start.
+func (s *Store) Run(ctx context.Context) error {
+	if e := s.Embedder(); e != nil {
+		if _, err := s.ensureIndex(ctx, e.Identity()); err != nil {
+			return err
+		}
+	}
+	retry := time.Second
+	for {
+		err := s.indexPending(ctx)
+		s.setErr(err)
+		wait := time.Hour
+		if err != nil && ctx.Err() == nil {
+			s.log.Warn("memory: indexing", "err", err)
+			wait, retry = retry, min(retry*2, time.Minute)
+		} else {
+			retry = time.Second
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-s.wake:
+			select { // debounce: more writes may follow
+			case <-ctx.Done():
+				return nil
+			case <-time.After(s.opts.Debounce):
+			}
+		case <-time.After(wait):
+		}
+	}
+}
+
+// batchSize is how many chunks are embedded per call.
+const batchSize = 64
+
+// indexPending embeds every chunk the current embedder's table lacks, in
+// batches, then swaps a finished build in.
+func (s *Store) indexPending(ctx context.Context) error {
+	e := s.Embedder()
+	if e == nil {
+		return nil
+	}
+	idx, err := s.ensureIndex(ctx, e.Identity())
+	if err != nil {
+		return err
+	}
+	for {
+		n, err := s.embedBatch(ctx, e, idx)
+		if err != nil {
+			return err
+		}
+		if s.opts.OnProgress != nil {
+			if st, err := s.Status(ctx); err == nil {
+				s.opts.OnProgress(st)
+			}
+		}
+		if n == 0 {
+			break
+		}
+	}
+	if !idx.Ready {
+		return s.promote(ctx, idx)
+	}
+	return nil
+}
+
+type pendingChunk struct {
+	id    int64
+	agent string
+	text  string
+	hash  string
+}
+
+// embedBatch embeds up to batchSize missing chunks; it returns how many.
+func (s *Store) embedBatch(ctx context.Context, e embed.Embedder, idx vecIndex) (int, error) {
+	var batch []pendingChunk
+	err := eachRow(ctx, s.db, `SELECT c.id, c.agent, c.heading, c.text, c.hash FROM memory_chunks c
+		WHERE NOT EXISTS (SELECT 1 FROM memory_embedded m WHERE m.idx = ? AND m.chunk_id = c.id) ORDER BY c.id LIMIT ?`,
+		[]any{idx.Name, batchSize}, func(scan func(...any) error) error {
+			var p pendingChunk
+			var heading string
+			if err := scan(&p.id, &p.agent, &heading, &p.text, &p.hash); err != nil {
+				return err
+			}
+			if heading != "" {
+				p.text = heading + "\n" + p.text
+			}
+			batch = append(batch, p)
+			return nil
+		})
+	if err != nil || len(batch) == 0 {
+		return 0, err
+	}
+	vecs, err := s.vectors(ctx, e, batch)
+	if err != nil {
+		return 0, err
+	}
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		for i, p := range batch {
+			// The chunk may have been replaced since it was read: only a
+			// chunk that still exists gets its vector.
+			res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO memory_embedded (idx, chunk_id)
+				SELECT ?, id FROM memory_chunks WHERE id = ?`, idx.Name, p.id)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				continue
+			}
+			if err := exec(ctx, tx, "INSERT OR REPLACE INTO "+idx.Name+"(rowid, agent, embedding) VALUES (?, ?, ?)",
+				p.id, p.agent, vecBlob(vecs[i])); err != nil {
+				return fmt.Errorf("store vector: %w", err)
+			}
+		}
+		return nil
+	})
+	return len(batch), err
+}
+
+// vectors embeds a batch, taking what the cache holds.
+func (s *Store) vectors(ctx context.Context, e embed.Embedder, batch []pendingChunk) ([][]float32, error) {
+	id := e.Identity()
+	out := make([][]float32, len(batch))
+	var missing []int
+	for i, p := range batch {
+		var b []byte
+		err := s.db.QueryRowContext(ctx, "SELECT vec FROM memory_embed_cache WHERE hash = ? AND kind = ? AND model = ? AND dims = ?",
+			p.hash, id.Kind, id.Model, id.Dims).Scan(&b)
+		switch {
+		case err == nil && len(b) == 4*id.Dims:
+			out[i] = blobVec(b)
+		case err == nil || errors.Is(err, sql.ErrNoRows):
+			missing = append(missing, i)
+		default:
+			return nil, err
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	texts := make([]string, len(missing))
+	for j, i := range missing {
+		texts[j] = batch[i].text
+	}
+	vecs, err := e.Embed(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("embed with %s/%s: %w", id.Kind, id.Model, err)
+	}
+	if len(vecs) != len(texts) {
+		return nil, fmt.Errorf("embedder %s/%s returned %d vectors for %d texts", id.Kind, id.Model, len(vecs), len(texts))
+	}
+	for j, i := range missing {
+		if len(vecs[j]) != id.Dims {
+			return nil, fmt.Errorf("embedder %s/%s returned %d dimensions, not %d", id.Kind, id.Model, len(vecs[j]), id.Dims)
+		}
+		out[i] = vecs[j]
+		if _, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO memory_embed_cache (hash, kind, model, dims, vec)
+			VALUES (?, ?, ?, ?, ?)`, batch[i].hash, id.Kind, id.Model, id.Dims, vecBlob(vecs[j])); err != nil {
+			return nil, fmt.Errorf("cache vector: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// promote makes a completed build the ready index and drops the others,
+// in one transaction: search moves from the old table to the new at once.
+func (s *Store) promote(ctx context.Context, idx vecIndex) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var missing int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_chunks c WHERE NOT EXISTS
+			(SELECT 1 FROM memory_embedded m WHERE m.idx = ? AND m.chunk_id = c.id)`, idx.Name).Scan(&missing); err != nil {
+			return err
+		}
+		if missing > 0 {
+			return nil // written meanwhile: the next pass finishes it
+		}
+		all, err := s.indexes(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for _, v := range all {
+			if v.Name != idx.Name {
+				if err := dropIndex(ctx, tx, v.Name); err != nil {
+					return err
+				}
+			}
+		}
+		_, err = tx.ExecContext(ctx, "UPDATE memory_indexes SET state = 'ready' WHERE name = ?", idx.Name)
+		return err
+	})
+}

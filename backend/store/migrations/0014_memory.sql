@@ -1,0 +1,95 @@
+-- Memory documents (MEMORY.md, memory.md, memory/**.md written through the
+-- file tools, and files imported for search_documents) and their search
+-- index: chunks with two FTS5 tables (words; trigrams for code and CJK) and
+-- vec0 tables made at run time, one per index identity (embedder, model,
+-- dimensions, chunker), listed in memory_indexes.
+
+-- agent '' is global (every agent reads it); user '' is the agent's copy
+-- shared by all users. source is 'memory' or 'import' (a folder the user
+-- added; folder names it).
+CREATE TABLE memory_docs (
+    id         INTEGER PRIMARY KEY,
+    agent      TEXT NOT NULL DEFAULT '',
+    user       TEXT NOT NULL DEFAULT '',
+    path       TEXT NOT NULL CHECK (length(path) BETWEEN 1 AND 1024),
+    source     TEXT NOT NULL DEFAULT 'memory' CHECK (source IN ('memory', 'import')),
+    folder     TEXT NOT NULL DEFAULT '',
+    content    TEXT NOT NULL,
+    hash       TEXT NOT NULL,
+    version    INTEGER NOT NULL DEFAULT 1,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (agent, user, path)
+);
+CREATE INDEX memory_docs_updated ON memory_docs(updated_at);
+
+-- Earlier versions of a document, newest kept (the store trims old ones).
+CREATE TABLE memory_doc_versions (
+    doc_id   INTEGER NOT NULL REFERENCES memory_docs(id) ON DELETE CASCADE,
+    version  INTEGER NOT NULL,
+    content  TEXT NOT NULL,
+    hash     TEXT NOT NULL,
+    saved_at TEXT NOT NULL,
+    PRIMARY KEY (doc_id, version)
+) WITHOUT ROWID;
+
+-- Chunks carry their document's agent, user and path so search filters
+-- without a join; the vec0 tables are partitioned by agent.
+CREATE TABLE memory_chunks (
+    id         INTEGER PRIMARY KEY,
+    doc_id     INTEGER NOT NULL REFERENCES memory_docs(id) ON DELETE CASCADE,
+    agent      TEXT NOT NULL,
+    user       TEXT NOT NULL,
+    path       TEXT NOT NULL,
+    seq        INTEGER NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line   INTEGER NOT NULL,
+    heading    TEXT NOT NULL DEFAULT '',
+    text       TEXT NOT NULL,
+    hash       TEXT NOT NULL
+);
+CREATE INDEX memory_chunks_doc ON memory_chunks(doc_id, seq);
+
+CREATE VIRTUAL TABLE memory_fts USING fts5(heading, text, content='memory_chunks', content_rowid='id',
+    tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE memory_fts_tri USING fts5(text, content='memory_chunks', content_rowid='id',
+    tokenize='trigram');
+
+CREATE TRIGGER memory_chunks_ai AFTER INSERT ON memory_chunks BEGIN
+    INSERT INTO memory_fts(rowid, heading, text) VALUES (new.id, new.heading, new.text);
+    INSERT INTO memory_fts_tri(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER memory_chunks_ad AFTER DELETE ON memory_chunks BEGIN
+    INSERT INTO memory_fts(memory_fts, rowid, heading, text) VALUES ('delete', old.id, old.heading, old.text);
+    INSERT INTO memory_fts_tri(memory_fts_tri, rowid, text) VALUES ('delete', old.id, old.text);
+END;
+
+-- Vectors by content, so an unchanged chunk (or the same text elsewhere)
+-- is never embedded twice by the same embedder.
+CREATE TABLE memory_embed_cache (
+    hash  TEXT NOT NULL,
+    kind  TEXT NOT NULL,
+    model TEXT NOT NULL,
+    dims  INTEGER NOT NULL,
+    vec   BLOB NOT NULL,
+    PRIMARY KEY (hash, kind, model, dims)
+) WITHOUT ROWID;
+
+-- One row per vector table. 'building' fills in the background while
+-- search uses the 'ready' one; the swap is one transaction.
+CREATE TABLE memory_indexes (
+    name       TEXT PRIMARY KEY,
+    kind       TEXT NOT NULL,
+    model      TEXT NOT NULL,
+    dims       INTEGER NOT NULL CHECK (dims > 0),
+    chunker    INTEGER NOT NULL,
+    state      TEXT NOT NULL CHECK (state IN ('building', 'ready')),
+    created_at TEXT NOT NULL
+);
+
+-- Which chunks a vector table holds (vec0 has no cheap anti-join).
+CREATE TABLE memory_embedded (
+    idx      TEXT NOT NULL REFERENCES memory_indexes(name) ON DELETE CASCADE,
+    chunk_id INTEGER NOT NULL REFERENCES memory_chunks(id) ON DELETE CASCADE,
+    PRIMARY KEY (idx, chunk_id)
+) WITHOUT ROWID;
