@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -81,6 +82,9 @@ type Result struct {
 	Note string `json:"note,omitempty"`
 }
 
+// ErrBadQuery wraps what is wrong with a query's arguments.
+var ErrBadQuery = errors.New("invalid memory search")
+
 // candidate is a chunk one channel found, with its rank there.
 type candidate struct {
 	id   int64
@@ -91,19 +95,19 @@ type candidate struct {
 func (s *Store) Search(ctx context.Context, q Query) (Result, error) {
 	q.Text = strings.TrimSpace(q.Text)
 	if q.Text == "" {
-		return Result{}, fmt.Errorf("memory search needs a query")
+		return Result{}, fmt.Errorf("%w: it needs a query", ErrBadQuery)
 	}
 	if q.MaxResults <= 0 {
 		q.MaxResults = 6
 	}
 	q.MaxResults = min(q.MaxResults, pool)
 	if q.MinScore < 0 || q.MinScore > 1 {
-		return Result{}, fmt.Errorf("min_score must be between 0 and 1, not %g", q.MinScore)
+		return Result{}, fmt.Errorf("%w: min_score must be between 0 and 1, not %g", ErrBadQuery, q.MinScore)
 	}
 	switch q.Scope {
 	case ScopeAll, ScopeUser, ScopeAgent, ScopeGlobal:
 	default:
-		return Result{}, fmt.Errorf("scope %q: use user, agent, global or leave it empty for all", q.Scope)
+		return Result{}, fmt.Errorf("%w: scope %q: use user, agent, global or leave it empty for all", ErrBadQuery, q.Scope)
 	}
 	kw, kwRan, err := s.keyword(ctx, q)
 	if err != nil {

@@ -377,3 +377,65 @@ func (s *Store) promote(ctx context.Context, idx vecIndex) error {
 		return err
 	})
 }
+
+// IndexNow embeds everything pending in the calling goroutine (the CLI's
+// reindex), reporting progress through Options.OnProgress.
+func (s *Store) IndexNow(ctx context.Context) error {
+	err := s.indexPending(ctx)
+	s.setErr(err)
+	return err
+}
+
+// Reindex chunks every document again and drops the vector tables: the
+// keyword index is rebuilt at once, vectors by the indexer (from the
+// embedding cache where the text is unchanged).
+func (s *Store) Reindex(ctx context.Context) error {
+	var ids []int64
+	err := eachRow(ctx, s.db, "SELECT id FROM memory_docs ORDER BY id", nil, func(scan func(...any) error) error {
+		var id int64
+		err := scan(&id)
+		ids = append(ids, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		all, err := s.indexes(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for _, v := range all {
+			if err := dropIndex(ctx, tx, v.Name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		err := s.tx(ctx, func(tx *sql.Tx) error {
+			var agent, user, path, content string
+			if err := tx.QueryRowContext(ctx, "SELECT agent, user, path, content FROM memory_docs WHERE id = ?", id).
+				Scan(&agent, &user, &path, &content); err != nil {
+				if errors.Is(err, sql.ErrNoRows) {
+					return nil // deleted meanwhile
+				}
+				return err
+			}
+			return s.rechunk(ctx, tx, id, agent, user, path, content)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if e := s.Embedder(); e != nil {
+		if _, err := s.ensureIndex(ctx, e.Identity()); err != nil {
+			return err
+		}
+	}
+	s.poke()
+	return nil
+}

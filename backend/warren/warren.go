@@ -17,6 +17,7 @@ import (
 	"github.com/warren-dev/warren/backend/approvals"
 	"github.com/warren-dev/warren/backend/cron"
 	"github.com/warren-dev/warren/backend/events"
+	"github.com/warren-dev/warren/backend/memory"
 	"github.com/warren-dev/warren/backend/secrets"
 	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/backend/teams"
@@ -69,6 +70,10 @@ type Warren struct {
 	creds     *credexec.Store
 	cronStore *cron.Store
 	teams     *teams.SQLStore
+	memory    *memory.Store
+	// memoryDone closes when the memory indexer has stopped (Close waits
+	// for it before the database goes).
+	memoryDone chan struct{}
 	// orch is the running RunTeams loop, nil when none runs.
 	orchMu    sync.Mutex
 	orch      *teamOrch
@@ -153,6 +158,7 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		return err
 	}
 	w.creds = credexec.NewStore(w.db.SQL(), w.box)
+	w.newMemory()
 	w.registry = tools.NewRegistry(tools.Options{
 		Scrubber: w.scrubber,
 		Limiter:  ratelimit.New(rl),
@@ -167,6 +173,7 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		CacheDir:     filepath.Join(w.dataDir, "cache"),
 		StateDir:     filepath.Join(w.dataDir, "state"),
 		ContextFiles: w.db,
+		Memory:       memoryFiles{w.memory},
 		HardLinks:    func() bool { return w.settings.bool(SettingAllowHardLinks) },
 		Started:      time.Now(),
 		Runtime:      shellDeps,
@@ -181,6 +188,9 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		return err
 	}
 	if err := w.initTeams(); err != nil {
+		return err
+	}
+	if err := w.initMemory(ctx); err != nil {
 		return err
 	}
 	if err := w.initCustomTools(ctx, runtime.NewShell(shellDeps)); err != nil {
@@ -200,6 +210,12 @@ func (w *Warren) Close() error {
 	w.mcp.manager.Close()
 	w.closeSandbox(ctx)
 	w.stopLife()
+	if w.memoryDone != nil {
+		select {
+		case <-w.memoryDone:
+		case <-ctx.Done():
+		}
+	}
 	return w.db.Close()
 }
 

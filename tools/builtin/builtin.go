@@ -22,6 +22,8 @@ type Deps struct {
 	CacheDir, StateDir string
 	// ContextFiles stores SOUL.md, USER.md and the other routed context files.
 	ContextFiles fs.ContextFileStore
+	// Memory stores MEMORY.md, memory.md and memory/**; nil leaves them on disk.
+	Memory fs.MemoryStore
 	// HardLinks reports whether the file tools may use hard-linked files.
 	HardLinks func() bool
 	// Started is when Warren started.
@@ -42,9 +44,7 @@ func Tools(d Deps) ([]tools.Tool, error) {
 		StateDir:       d.StateDir,
 		ContextFiles:   d.ContextFiles,
 		AllowHardLinks: d.HardLinks,
-		// The memory store arrives with the memory issue; until then the
-		// hook passes every path through to the disk.
-		Interceptors: []fs.Interceptor{fs.NewMemoryInterceptor(nil)},
+		Interceptors:   []fs.Interceptor{fs.NewMemoryInterceptor(d.Memory)},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("filesystem tools: %w", err)
