@@ -1,8 +1,9 @@
 // Package tokens splits text into the lower-cased words the builtin embedder
 // looks up. It is Unicode-aware (letters, digits and combining marks of any
-// script make words) and knows code: snake_case, kebab-free camelCase and
-// letter/digit runs are also offered as parts, so "getUserID" can be found as
-// "get", "user", "id" when the whole word is not in the table.
+// script make words) and knows code: a word written in snake_case, camelCase
+// or with acronyms and digits ("HTTPServer2") is also offered in parts, so
+// "getUserID" is found as "get", "user", "id" when the whole word is not in
+// the table.
 package tokens
 
 import (
