@@ -102,8 +102,8 @@ type fidelity struct{ mean, min float64 }
 // the per-word scale is that step times the weight.
 func quantise(t *table, weights []float64, mode string) ([]float32, []int8, fidelity, error) {
 	d := t.dims
-	scales := make([]float32, len(t.words))
-	q := make([]int8, len(t.words)*d)
+	scales := make([]float32, len(t.vectors))
+	q := make([]int8, len(t.vectors)*d)
 	globalStep := 0.0
 	for _, v := range t.vectors {
 		for _, x := range v {

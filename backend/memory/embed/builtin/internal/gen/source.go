@@ -54,6 +54,11 @@ func readTable(path string, keep int) (*table, error) {
 				t.pickWords(words, keep, index)
 			}
 		case "vectors":
+			if len(index) == 0 {
+				// The package lists words first; holding every vector until
+				// they come would take gigabytes.
+				return nil, fmt.Errorf("%s: \"vectors\" before \"words\"", path)
+			}
 			found, err = t.readVectors(dec, index)
 		default:
 			var skip json.RawMessage
