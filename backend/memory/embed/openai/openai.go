@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strings"
@@ -49,6 +50,7 @@ type Embedder struct {
 	endpoint string // {BaseURL}/embeddings
 	shown    string // the endpoint as errors show it (no credentials)
 	sleep    func(ctx context.Context, d time.Duration) error
+	jitter   func(d time.Duration) time.Duration
 
 	mu   sync.Mutex
 	dims int
@@ -77,7 +79,7 @@ func New(opts Options) (*Embedder, error) {
 		opts.HTTPClient = &http.Client{}
 	}
 	u.Path += "/embeddings"
-	return &Embedder{opts: opts, endpoint: u.String(), shown: u.Redacted(), sleep: sleepCtx, dims: opts.Dims}, nil
+	return &Embedder{opts: opts, endpoint: u.String(), shown: u.Redacted(), sleep: sleepCtx, jitter: jitter, dims: opts.Dims}, nil
 }
 
 func setDefault[T int | time.Duration](v *T, def T) {
@@ -155,6 +157,12 @@ func (e *Embedder) checkDims(n int) error {
 		return fmt.Errorf("vectors of %d dims, want %d (was the model changed on the server?)", n, e.dims)
 	}
 	return nil
+}
+
+// jitter spreads d by ±10% so agents rate-limited together do not retry
+// together.
+func jitter(d time.Duration) time.Duration {
+	return d - d/10 + time.Duration(rand.Int64N(int64(d)/5+1)) //nolint:gosec // spreading retries needs no secrecy
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

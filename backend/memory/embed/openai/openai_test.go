@@ -42,6 +42,7 @@ func newEmbedder(t *testing.T, srv *embedtest.Server, opts Options) (*Embedder, 
 	}
 	w := &waits{}
 	e.sleep = w.sleep
+	e.jitter = func(d time.Duration) time.Duration { return d }
 	return e, w
 }
 
@@ -128,6 +129,7 @@ func TestEmbedRetries(t *testing.T) {
 	}{
 		{"429 with Retry-After", []embedtest.Fault{{Status: 429, RetryAfter: "3"}}, []time.Duration{3 * time.Second}},
 		{"429 with retry-after-ms", []embedtest.Fault{{Status: 429, RetryAfterMS: "250"}}, []time.Duration{250 * time.Millisecond}},
+		{"fractional Retry-After", []embedtest.Fault{{Status: 429, RetryAfter: "1.5"}}, []time.Duration{1500 * time.Millisecond}},
 		{"Retry-After capped", []embedtest.Fault{{Status: 503, RetryAfter: "3600"}}, []time.Duration{10 * time.Second}},
 		{"5xx back-off doubles", []embedtest.Fault{{Status: 500}, {Status: 502}, {Status: 503}}, []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond}},
 		{"dropped connection", []embedtest.Fault{{Drop: true}}, []time.Duration{100 * time.Millisecond}},
@@ -223,6 +225,19 @@ func TestEmbedDimsChangeBetweenCalls(t *testing.T) {
 	}
 }
 
+// cancelOnFirstRequest returns a context cancelled once srv has a request.
+func cancelOnFirstRequest(t *testing.T, srv *embedtest.Server) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() {
+		for len(srv.Requests()) == 0 && ctx.Err() == nil {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	return ctx
+}
+
 func TestEmbedCancelled(t *testing.T) {
 	t.Parallel()
 	t.Run("during a request", func(t *testing.T) {
@@ -230,13 +245,7 @@ func TestEmbedCancelled(t *testing.T) {
 		srv := embedtest.NewServer(t, embedtest.Options{})
 		srv.Fail(embedtest.Fault{Hang: true})
 		e, _ := newEmbedder(t, srv, Options{})
-		ctx, cancel := context.WithCancel(context.Background())
-		go func() {
-			for len(srv.Requests()) == 0 {
-				time.Sleep(time.Millisecond)
-			}
-			cancel()
-		}()
+		ctx := cancelOnFirstRequest(t, srv)
 		if _, err := e.Embed(ctx, []string{"a"}); !errors.Is(err, context.Canceled) {
 			t.Errorf("Embed: %v, want context.Canceled", err)
 		}
@@ -247,13 +256,7 @@ func TestEmbedCancelled(t *testing.T) {
 		srv.Fail(embedtest.Fault{Status: 429, RetryAfter: "3600"})
 		e, _ := newEmbedder(t, srv, Options{MaxBackoff: time.Hour})
 		e.sleep = sleepCtx
-		ctx, cancel := context.WithCancel(context.Background())
-		go func() {
-			for len(srv.Requests()) == 0 {
-				time.Sleep(time.Millisecond)
-			}
-			cancel()
-		}()
+		ctx := cancelOnFirstRequest(t, srv)
 		if _, err := e.Embed(ctx, []string{"a"}); !errors.Is(err, context.Canceled) {
 			t.Errorf("Embed: %v, want context.Canceled", err)
 		}

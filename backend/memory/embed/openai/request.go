@@ -62,7 +62,7 @@ func (e *Embedder) request(ctx context.Context, texts []string) ([][]float32, er
 			}
 			return nil, err
 		}
-		wait = min(max(wait, backoff), e.opts.MaxBackoff)
+		wait = min(max(wait, e.jitter(backoff)), e.opts.MaxBackoff)
 		backoff = min(2*backoff, e.opts.MaxBackoff)
 		if err := e.sleep(ctx, wait); err != nil {
 			return nil, fmt.Errorf("embeddings endpoint %s (model %q): %w", e.shown, e.opts.Model, err)
@@ -215,14 +215,15 @@ func truncate(b []byte, n int) string {
 }
 
 // retryAfter reads retry-after-ms (OpenAI) or Retry-After (seconds or an
-// HTTP date); 0 when absent.
+// HTTP date); 0 when absent. The caller caps it.
 func retryAfter(h http.Header) time.Duration {
 	if ms, err := strconv.ParseFloat(h.Get("retry-after-ms"), 64); err == nil && ms > 0 {
 		return time.Duration(ms * float64(time.Millisecond))
 	}
 	v := h.Get("Retry-After")
-	if secs, err := strconv.Atoi(v); err == nil && secs > 0 {
-		return time.Duration(secs) * time.Second
+	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs > 0 {
+		// Fractions are not in the standard but some local servers send them.
+		return time.Duration(secs * float64(time.Second))
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		return max(time.Until(t), 0)
