@@ -17,6 +17,7 @@ package builtin
 import (
 	"context"
 	_ "embed"
+	"fmt"
 	"math"
 	"sync"
 
@@ -54,7 +55,12 @@ func (e *Embedder) Identity() embed.Identity {
 }
 
 func (e *Embedder) load() (*table, error) {
-	e.once.Do(func() { e.table, e.err = parseTable(gloveTable) })
+	e.once.Do(func() {
+		e.table, e.err = parseTable(gloveTable)
+		if e.err == nil && e.table.dims != Dims {
+			e.table, e.err = nil, fmt.Errorf("builtin embedder: word table has %d dims, want %d", e.table.dims, Dims)
+		}
+	})
 	return e.table, e.err
 }
 

@@ -2,7 +2,9 @@ package builtin
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"strings"
@@ -35,6 +37,18 @@ func TestIdentity(t *testing.T) {
 	got := New().Identity()
 	if got.Kind != "builtin" || got.Model != Model || got.Dims != Dims {
 		t.Errorf("Identity() = %+v", got)
+	}
+}
+
+// glove.bin's hash, recorded with Model: regenerating the table with other
+// settings must also rename Model, or indexes built with the old table would
+// silently mix with the new one.
+const tableSHA256 = "65d2c94f90405aa655c60bcbf915488890871e95ec9851357ce54272aa7bf7f3"
+
+func TestTableMatchesModel(t *testing.T) {
+	t.Parallel()
+	if got := fmt.Sprintf("%x", sha256.Sum256([]byte(gloveTable))); got != tableSHA256 || Model != "glove-sg-100d-q8-v1" {
+		t.Errorf("glove.bin is %s under Model %q: a new table needs a new Model name; then update tableSHA256", got, Model)
 	}
 }
 
