@@ -48,7 +48,7 @@ type Fault struct {
 	// Drop closes the connection without an answer.
 	Drop bool
 	// Hang waits until the request's context ends (a client timeout or
-	// cancellation), then drops the connection.
+	// cancellation) or the test ends, then drops the connection.
 	Hang bool
 }
 
@@ -83,6 +83,7 @@ type Datum struct {
 type Server struct {
 	*httptest.Server
 	opts Options
+	stop chan struct{} // closed when the test ends: releases hanging handlers
 
 	mu       sync.Mutex
 	faults   []Fault
@@ -95,11 +96,14 @@ func NewServer(t testing.TB, opts Options) *Server {
 	if opts.Dims <= 0 {
 		opts.Dims = 8
 	}
-	s := &Server{opts: opts}
+	s := &Server{opts: opts, stop: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/embeddings", s.serveEmbeddings)
 	s.Server = httptest.NewServer(mux)
 	t.Cleanup(s.Close)
+	// Cleanups run last-in first-out: hanging handlers are let go before
+	// Close waits for them.
+	t.Cleanup(func() { close(s.stop) })
 	return s
 }
 
@@ -216,7 +220,10 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, f *Fault) bool {
 	switch {
 	case f.Hang:
-		<-r.Context().Done()
+		select {
+		case <-r.Context().Done():
+		case <-s.stop:
+		}
 		drop(w)
 	case f.Drop:
 		drop(w)
