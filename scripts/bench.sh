@@ -70,6 +70,8 @@ mkdir -p docs
     /^BenchmarkExec\/warm-script\/ls/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /p50/) warmls = $i }
     /^BenchmarkClaim/ { for (i = 1; i < NF; i++) if ($(i+1) == "claims/s") printf "| team board: task claims per second, 8 concurrent claimers (one immediate transaction each) | %s | (reported) |\n", $i }
     /^BenchmarkCompleteToDispatch/ { for (i = 1; i < NF; i++) if ($(i+1) == "ms/dispatch") printf "| team: complete to the dependent member'"'"'s first model request, excluding model time | %s ms | under 50 ms |\n", $i }
+    /^BenchmarkBuiltinEmbed/ { for (i = 1; i < NF; i++) if ($(i+1) == "chunks/s") printf "| builtin embedder: ~400-token chunks embedded per second, one goroutine | %s | (reported) |\n", $i }
+    /^BenchmarkBuiltinLoad/ { for (i = 1; i < NF; i++) if ($(i+1) == "heap-MB") printf "| builtin embedder: first-use load (index 100,000 words) | %.1f ms, %s MB heap | (reported) |\n", $3 / 1e6, $i }
     /^BenchmarkListBoard\/page50-priority/ { printf "| team board: list the first 50 tasks by priority at 10,000 tasks | %.2f ms | (reported) |\n", $3 / 1e6 }
     END {
       if (hostls != "" && scriptls != "") printf "| host exec through Warren'"'"'s interpreter (each command judged) vs sh -c, p50 (ls) | %.2fx (%s µs vs %s µs) | at most 1x |\n", scriptls / hostls, scriptls, hostls
