@@ -35,7 +35,7 @@ func TestMemoryCLI(t *testing.T) {
 		t.Fatalf("search: %+v", res)
 	}
 	r = mustRun(t, dir, "tool", "call", "memory_search", `{"query":"Lisbon flight"}`)
-	if !strings.Contains(r.stdout, "mode: keyword-only") || !strings.Contains(r.stdout, "memory/trips.md lines 1-5") {
+	if !strings.Contains(r.stdout, "mode: hybrid") || !strings.Contains(r.stdout, "memory/trips.md lines 1-5") {
 		t.Fatalf("memory_search: %+v", r)
 	}
 	r = mustRun(t, dir, "tool", "call", "memory_get", `{"path":"memory/trips.md","from":5,"lines":1}`)
@@ -62,7 +62,7 @@ func TestMemoryCLI(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, "no memory document") {
 		t.Fatalf("memory_get missing: %+v", r)
 	}
-	if r := mustRun(t, dir, "memory", "status"); !strings.Contains(r.stdout, "keyword only") {
+	if r := mustRun(t, dir, "memory", "status"); !strings.Contains(r.stdout, "embedder:  builtin/") {
 		t.Fatalf("status: %+v", r)
 	}
 }

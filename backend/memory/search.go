@@ -109,6 +109,7 @@ func (s *Store) Search(ctx context.Context, q Query) (Result, error) {
 	default:
 		return Result{}, fmt.Errorf("%w: scope %q: use user, agent, global or leave it empty for all", ErrBadQuery, q.Scope)
 	}
+	s.catchUp(ctx)
 	kw, kwRan, err := s.keyword(ctx, q)
 	if err != nil {
 		return Result{}, err
@@ -281,7 +282,7 @@ func (s *Store) vector(ctx context.Context, q Query) ([]candidate, string, error
 		if s.embedderFor(v.ID) == nil {
 			continue
 		}
-		if v.Ready || use == nil && cur != nil && v.ID == cur.Identity() {
+		if v.Ready || use == nil && cur != nil && v.ID == s.knownIdentity(cur) {
 			use = v
 		}
 	}

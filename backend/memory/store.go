@@ -40,6 +40,8 @@ type Store struct {
 	now  func() time.Time
 	wake chan struct{}
 
+	indexMu sync.Mutex // one indexing pass at a time
+
 	mu sync.Mutex
 	// embedders by identity: the current one, and earlier ones still
 	// able to embed queries for the index that stays ready while a new
@@ -63,10 +65,35 @@ func New(db *sql.DB, opts Options) *Store {
 	s := &Store{db: db, opts: opts, log: opts.Log, now: opts.Now, wake: make(chan struct{}, 1),
 		embedders: map[embed.Identity]embed.Embedder{}}
 	s.current = opts.Embedder
-	if opts.Embedder != nil {
+	if opts.Embedder != nil && opts.Embedder.Identity().Dims > 0 {
 		s.embedders[opts.Embedder.Identity()] = opts.Embedder
 	}
 	return s
+}
+
+// discoverer is an embedder that learns its dimensions from its server.
+type discoverer interface {
+	Discover(ctx context.Context) (embed.Identity, error)
+}
+
+// identify returns e's identity, asking its server for the dimensions when
+// they are not known yet, and registers e under it for query embedding.
+func (s *Store) identify(ctx context.Context, e embed.Embedder) (embed.Identity, error) {
+	id := e.Identity()
+	if id.Dims <= 0 {
+		d, ok := e.(discoverer)
+		if !ok {
+			return id, fmt.Errorf("embedder %s/%s does not say how many dimensions it makes", id.Kind, id.Model)
+		}
+		var err error
+		if id, err = d.Discover(ctx); err != nil {
+			return id, err
+		}
+	}
+	s.mu.Lock()
+	s.embedders[id] = e
+	s.mu.Unlock()
+	return id, nil
 }
 
 // poke wakes the indexer; it never blocks.
@@ -106,17 +133,11 @@ func (s *Store) Embedder() embed.Embedder {
 func (s *Store) SetEmbedder(ctx context.Context, e embed.Embedder) error {
 	s.mu.Lock()
 	s.current = e
-	if e != nil {
-		s.embedders[e.Identity()] = e
-	}
 	s.mu.Unlock()
 	if e == nil {
 		return nil
 	}
-	if _, err := s.ensureIndex(ctx, e.Identity()); err != nil {
-		return err
-	}
-	s.poke()
+	s.poke() // the indexer makes (or finds) the table for e's identity
 	return nil
 }
 

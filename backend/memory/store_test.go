@@ -281,14 +281,14 @@ func TestEmbedderChangeRebuildsWhileSearching(t *testing.T) {
 	if err := s.SetEmbedder(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	st, _ := s.Status(ctx)
-	if !st.Building || st.Ready == nil || st.Ready.Model != "a" || st.Embedded != 0 {
-		t.Fatalf("after the switch: %+v", st)
-	}
 	// One batch of the new build, then search: still hybrid, on the old table.
 	idx, err := s.ensureIndex(ctx, b.Identity())
 	if err != nil {
 		t.Fatal(err)
+	}
+	st, _ := s.Status(ctx)
+	if !st.Building || st.Ready == nil || st.Ready.Model != "a" || st.Embedded != 0 || st.Embedder.Model != "b" {
+		t.Fatalf("after the switch: %+v", st)
 	}
 	if _, err := s.embedBatch(ctx, b, idx); err != nil {
 		t.Fatal(err)

@@ -163,12 +163,16 @@ func (s *Store) Status(ctx context.Context) (IndexStatus, error) {
 		return st, err
 	}
 	cur := s.Embedder()
+	var curID embed.Identity
+	if cur != nil {
+		curID = s.knownIdentity(cur)
+	}
 	for _, v := range all {
 		if v.Ready {
 			id := v.ID
 			st.Ready = &id
 		}
-		if cur != nil && v.ID == cur.Identity() {
+		if cur != nil && v.ID == curID {
 			st.Building = !v.Ready
 			if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM memory_embedded WHERE idx = ?", v.Name).Scan(&st.Embedded); err != nil {
 				return st, err
@@ -176,8 +180,7 @@ func (s *Store) Status(ctx context.Context) (IndexStatus, error) {
 		}
 	}
 	if cur != nil {
-		id := cur.Identity()
-		st.Embedder = &id
+		st.Embedder = &curID
 	}
 	s.mu.Lock()
 	st.LastError = s.lastErr
@@ -188,11 +191,6 @@ func (s *Store) Status(ctx context.Context) (IndexStatus, error) {
 // Run embeds chunks in the background until ctx ends: after writes
 // (debounced), and a backfill of everything not yet embedded at start.
 func (s *Store) Run(ctx context.Context) error {
-	if e := s.Embedder(); e != nil {
-		if _, err := s.ensureIndex(ctx, e.Identity()); err != nil {
-			return err
-		}
-	}
 	retry := time.Second
 	for {
 		err := s.indexPending(ctx)
@@ -222,13 +220,19 @@ func (s *Store) Run(ctx context.Context) error {
 const batchSize = 64
 
 // indexPending embeds every chunk the current embedder's table lacks, in
-// batches, then swaps a finished build in.
+// batches, then swaps a finished build in. One pass runs at a time.
 func (s *Store) indexPending(ctx context.Context) error {
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
 	e := s.Embedder()
 	if e == nil {
 		return nil
 	}
-	idx, err := s.ensureIndex(ctx, e.Identity())
+	id, err := s.identify(ctx, e)
+	if err != nil {
+		return err
+	}
+	idx, err := s.ensureIndex(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -279,7 +283,7 @@ func (s *Store) embedBatch(ctx context.Context, e embed.Embedder, idx vecIndex) 
 	if err != nil || len(batch) == 0 {
 		return 0, err
 	}
-	vecs, err := s.vectors(ctx, e, batch)
+	vecs, err := s.vectors(ctx, e, idx.ID, batch)
 	if err != nil {
 		return 0, err
 	}
@@ -306,8 +310,7 @@ func (s *Store) embedBatch(ctx context.Context, e embed.Embedder, idx vecIndex) 
 }
 
 // vectors embeds a batch, taking what the cache holds.
-func (s *Store) vectors(ctx context.Context, e embed.Embedder, batch []pendingChunk) ([][]float32, error) {
-	id := e.Identity()
+func (s *Store) vectors(ctx context.Context, e embed.Embedder, id embed.Identity, batch []pendingChunk) ([][]float32, error) {
 	out := make([][]float32, len(batch))
 	var missing []int
 	for i, p := range batch {
@@ -378,6 +381,29 @@ func (s *Store) promote(ctx context.Context, idx vecIndex) error {
 	})
 }
 
+// catchUpMax is how many pending chunks a search embeds itself before it
+// runs, so a short-lived process (the CLI) finds what was just written;
+// more than that is the background indexer's work.
+const catchUpMax = 128
+
+// catchUp embeds a few pending chunks before a search, within a second or
+// two; anything it cannot do is left to the indexer.
+func (s *Store) catchUp(ctx context.Context) {
+	if s.Embedder() == nil {
+		return
+	}
+	var pending int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM memory_chunks c WHERE NOT EXISTS
+		(SELECT 1 FROM memory_embedded m JOIN memory_indexes i ON i.name = m.idx WHERE m.chunk_id = c.id) LIMIT ?)`,
+		catchUpMax+1).Scan(&pending)
+	if err != nil || pending == 0 || pending > catchUpMax {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_ = s.indexPending(ctx)
+}
+
 // IndexNow embeds everything pending in the calling goroutine (the CLI's
 // reindex), reporting progress through Options.OnProgress.
 func (s *Store) IndexNow(ctx context.Context) error {
@@ -431,11 +457,19 @@ func (s *Store) Reindex(ctx context.Context) error {
 			return err
 		}
 	}
-	if e := s.Embedder(); e != nil {
-		if _, err := s.ensureIndex(ctx, e.Identity()); err != nil {
-			return err
-		}
-	}
 	s.poke()
 	return nil
+}
+
+// knownIdentity is e's identity as registered (dimensions discovered), or
+// as it reports itself.
+func (s *Store) knownIdentity(e embed.Embedder) embed.Identity {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, x := range s.embedders {
+		if x == e {
+			return id
+		}
+	}
+	return e.Identity()
 }

@@ -145,3 +145,21 @@ func (s *SQLStore) Unread(ctx context.Context, c Call) (int, error) {
 	}
 	return n, nil
 }
+
+// UnreadRecipients lists the team's agents with unread messages: the
+// orchestrator hands mail over after a restart, or one that arrived while
+// no loop ran.
+func (s *SQLStore) UnreadRecipients(ctx context.Context, team string) ([]string, error) {
+	var out []string
+	err := eachRow(ctx, s.db.SQL(), `SELECT DISTINCT recipient FROM team_message_recipients
+		WHERE team = ? AND read_at = '' ORDER BY recipient`, []any{team}, func(scan func(...any) error) error {
+		var a string
+		err := scan(&a)
+		out = append(out, a)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("unread mail of team %s: %w", team, err)
+	}
+	return out, nil
+}

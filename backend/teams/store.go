@@ -57,6 +57,8 @@ type Dispatch interface {
 	MarkStale(ctx context.Context, team, task string) (Outcome, error)
 	// ReminderCandidates and RemindAsk repeat unanswered questions.
 	ReminderCandidates(ctx context.Context) ([]Task, error)
+	// UnreadRecipients lists a team's agents with unread mail.
+	UnreadRecipients(ctx context.Context, team string) ([]string, error)
 	RemindAsk(ctx context.Context, team, task string) (Outcome, error)
 }
 

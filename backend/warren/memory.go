@@ -3,6 +3,7 @@ package warren
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +11,10 @@ import (
 
 	"github.com/warren-dev/warren/backend/events"
 	"github.com/warren-dev/warren/backend/memory"
+	"github.com/warren-dev/warren/backend/memory/embed"
+	"github.com/warren-dev/warren/backend/memory/embed/builtin"
+	"github.com/warren-dev/warren/backend/memory/embed/openai"
+	"github.com/warren-dev/warren/backend/store"
 	memtools "github.com/warren-dev/warren/tools/memory"
 )
 
@@ -20,15 +25,73 @@ const TopicMemoryIndex events.Topic = "memory.index"
 // workspace held from before memory lived in the database.
 const settingMemoryDiskImported = "memory.disk_imported"
 
+// Memory settings.
+const (
+	SettingMemoryEmbedder   = "memory.embedder"
+	SettingMemoryEmbedModel = "memory.embed_model"
+)
+
+// checkMemoryEmbedder accepts builtin, off or provider:NAME.
+func checkMemoryEmbedder(v string) (string, error) {
+	v = strings.TrimSpace(v)
+	switch {
+	case v == "builtin" || v == "off":
+		return v, nil
+	case strings.HasPrefix(v, "provider:") && strings.TrimSpace(strings.TrimPrefix(v, "provider:")) != "":
+		return "provider:" + strings.TrimSpace(strings.TrimPrefix(v, "provider:")), nil
+	}
+	return "", fmt.Errorf("%q: use builtin, off or provider:NAME (a provider from warren providers list)", v)
+}
+
 // newMemory opens the memory store (before the file tools, whose memory
-// interceptor writes into it).
-func (w *Warren) newMemory() {
+// interceptor writes into it) with the embedder the settings name; one
+// that cannot be made leaves keyword search, with the reason logged.
+func (w *Warren) newMemory(ctx context.Context) {
+	e, err := w.memoryEmbedder(ctx)
+	if err != nil {
+		w.log.Warn("memory: no embedder, keyword search only", "err", err)
+	}
 	w.memory = memory.New(w.db.SQL(), memory.Options{
-		Log: w.log,
+		Embedder: e,
+		Log:      w.log,
 		OnProgress: func(st memory.IndexStatus) {
 			w.bus.Publish(events.Event{Topic: TopicMemoryIndex, Payload: st})
 		},
 	})
+}
+
+// memoryEmbedder makes the embedder memory.embedder names (nil for off).
+func (w *Warren) memoryEmbedder(ctx context.Context) (embed.Embedder, error) {
+	v := w.settings.get(SettingMemoryEmbedder)
+	switch {
+	case v == "off":
+		return nil, nil
+	case strings.HasPrefix(v, "provider:"):
+		name := strings.TrimPrefix(v, "provider:")
+		p, err := w.Providers().Get(ctx, name)
+		if err != nil {
+			return nil, fmt.Errorf("memory.embedder %s: %w", v, err)
+		}
+		if p.Kind == store.ProviderAnthropic {
+			return nil, fmt.Errorf("memory.embedder %s: Anthropic has no embeddings endpoint; pick an OpenAI-compatible provider", v)
+		}
+		model := w.settings.get(SettingMemoryEmbedModel)
+		if model == "" {
+			return nil, fmt.Errorf("memory.embedder %s needs memory.embed_model (the embedding model the server knows)", v)
+		}
+		return openai.New(openai.Options{BaseURL: p.BaseURL, Model: model, APIKey: p.APIKey})
+	}
+	return builtin.New(), nil
+}
+
+// applyMemoryEmbedder switches the memory store to the embedder the
+// settings now name; a new identity rebuilds the vectors in the background.
+func (w *Warren) applyMemoryEmbedder(ctx context.Context) error {
+	e, err := w.memoryEmbedder(ctx)
+	if err != nil {
+		return err
+	}
+	return w.memory.SetEmbedder(ctx, e)
 }
 
 // initMemory registers memory_search and memory_get, imports old memory

@@ -4,9 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/warren-dev/warren/backend/memory"
+	"github.com/warren-dev/warren/backend/memory/embed/embedtest"
+	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/backend/warren"
 )
 
@@ -53,5 +57,69 @@ func TestMemoryFilesOnDiskImportedOnce(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(ws, "MEMORY.md")); err != nil {
 		t.Fatalf("the file left the disk: %v", err)
+	}
+}
+
+func waitStatus(t *testing.T, w *warren.Warren, ok func(memory.IndexStatus) bool) memory.IndexStatus {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	var st memory.IndexStatus
+	for time.Now().Before(deadline) {
+		var err error
+		if st, err = w.Memory().Status(context.Background()); err == nil && ok(st) {
+			return st
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("memory index never got there: %+v", st)
+	return st
+}
+
+// TestMemoryEmbedders: the shipped embedder indexes what the file tools
+// write, and memory_search answers in hybrid mode; switching to an
+// OpenAI-compatible provider rebuilds the vectors with it; a provider that
+// does not exist is refused and the working embedder stays.
+func TestMemoryEmbedders(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := open(t, t.TempDir())
+	call := func(name, args string) string {
+		t.Helper()
+		res, err := w.CallTool(ctx, warren.CallRequest{Name: name, Args: []byte(args), Agent: "default", User: "local"})
+		if err != nil || res.Error != nil {
+			t.Fatalf("%s: %+v %v", name, res, err)
+		}
+		return res.ForLLM
+	}
+	call("write_file", `{"path":"memory/garden.md","content":"# Garden\n\nThe tomatoes need watering twice a week in summer."}`)
+	st := waitStatus(t, w, func(st memory.IndexStatus) bool { return st.Embedded == st.Chunks && st.Chunks > 0 && !st.Building })
+	if st.Embedder == nil || st.Embedder.Kind != "builtin" {
+		t.Fatalf("default embedder: %+v", st)
+	}
+	if out := call("memory_search", `{"query":"how often should I water the plants"}`); !strings.Contains(out, "mode: hybrid") ||
+		!strings.Contains(out, "memory/garden.md") {
+		t.Fatalf("memory_search: %s", out)
+	}
+	if err := w.SetSetting(ctx, warren.SettingMemoryEmbedder, "provider:nowhere"); err == nil || !strings.Contains(err.Error(), "kept") {
+		t.Fatalf("a missing provider: %v", err)
+	}
+	srv := embedtest.NewServer(t, embedtest.Options{Dims: 16, Model: "emb"})
+	if err := w.Providers().Save(ctx, store.Provider{Name: "local-emb", Kind: "openai", BaseURL: srv.BaseURL(), DefaultModel: "chat"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SetSetting(ctx, warren.SettingMemoryEmbedModel, "emb"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SetSetting(ctx, warren.SettingMemoryEmbedder, "provider:local-emb"); err != nil {
+		t.Fatal(err)
+	}
+	st = waitStatus(t, w, func(st memory.IndexStatus) bool {
+		return st.Ready != nil && st.Ready.Kind == "openai" && st.Embedded == st.Chunks && !st.Building
+	})
+	if st.Ready.Dims != 16 || len(srv.Requests()) == 0 {
+		t.Fatalf("rebuilt with the provider: %+v (%d requests)", st, len(srv.Requests()))
+	}
+	if out := call("memory_search", `{"query":"tomatoes watering"}`); !strings.Contains(out, "mode: hybrid") {
+		t.Fatalf("memory_search after the switch: %s", out)
 	}
 }

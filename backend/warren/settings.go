@@ -2,9 +2,11 @@ package warren
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -30,6 +32,12 @@ var settingSpecs = map[string]settingSpec{
 	SettingAllowHardLinks: {def: "false", check: parseBoolSetting,
 		desc: "let the file tools read, search, change and delete regular files that have more than one hard link " +
 			"(off: such a file can be a second name for a file outside the workspace)"},
+	// Memory (memory.go).
+	SettingMemoryEmbedder: {def: "builtin", check: checkMemoryEmbedder,
+		desc: "what makes memory search's vectors: builtin (offline, shipped with Warren), off (keywords only), " +
+			"or provider:NAME (an OpenAI-compatible provider's /embeddings, with memory.embed_model); a change rebuilds the vectors"},
+	SettingMemoryEmbedModel: {def: "", check: func(v string) (string, error) { return strings.TrimSpace(v), nil },
+		desc: "the embedding model for memory.embedder provider:NAME, e.g. nomic-embed-text"},
 	// First run (onboarding.go).
 	SettingFirstRunDone: {def: "false", check: parseBoolSetting,
 		desc: "the first-run setup was finished or skipped (false: the window opens it on start)"},
@@ -109,7 +117,36 @@ func (w *Warren) SetSetting(ctx context.Context, key, value string) error {
 		slices.Sort(known)
 		return fmt.Errorf("unknown setting %q (known: %v)", key, known)
 	}
-	if value == "" {
+	v := ""
+	if value != "" {
+		var err error
+		if v, err = spec.check(value); err != nil {
+			return fmt.Errorf("setting %s: %w", key, err)
+		}
+	}
+	w.settings.mu.Lock()
+	old, had := w.settings.vals[key]
+	w.settings.mu.Unlock()
+	if err := w.storeSetting(ctx, key, v); err != nil {
+		return err
+	}
+	// A value that cannot be put to work (a provider that does not exist,
+	// say) is refused: the previous one stays, stored and working.
+	if err := w.applySetting(ctx, key); err != nil {
+		if !had {
+			old = ""
+		}
+		if rerr := w.storeSetting(ctx, key, old); rerr != nil {
+			return errors.Join(fmt.Errorf("setting %s: %w", key, err), rerr)
+		}
+		return fmt.Errorf("setting %s: %w (kept %s)", key, err, firstNonEmpty(old, "the default"))
+	}
+	return nil
+}
+
+// storeSetting saves v ("" deletes, back to the default) and caches it.
+func (w *Warren) storeSetting(ctx context.Context, key, v string) error {
+	if v == "" {
 		if err := w.db.DeleteSetting(ctx, key); err != nil {
 			return err
 		}
@@ -118,15 +155,21 @@ func (w *Warren) SetSetting(ctx context.Context, key, value string) error {
 		w.settings.mu.Unlock()
 		return nil
 	}
-	v, err := spec.check(value)
-	if err != nil {
-		return fmt.Errorf("setting %s: %w", key, err)
-	}
 	if err := w.db.SetSetting(ctx, key, v); err != nil {
 		return err
 	}
 	w.settings.mu.Lock()
 	w.settings.vals[key] = v
 	w.settings.mu.Unlock()
+	return nil
+}
+
+// applySetting puts a changed setting to work where reading it on every
+// use is not enough.
+func (w *Warren) applySetting(ctx context.Context, key string) error {
+	switch key {
+	case SettingMemoryEmbedder, SettingMemoryEmbedModel:
+		return w.applyMemoryEmbedder(ctx)
+	}
 	return nil
 }

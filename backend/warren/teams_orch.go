@@ -123,9 +123,6 @@ func (w *Warren) RunTeams(ctx context.Context, opts TeamLoopOptions) error {
 	}
 	w.orch = o
 	w.orchMu.Unlock()
-	if o.opts.Ready != nil {
-		o.opts.Ready()
-	}
 	defer func() {
 		w.orchMu.Lock()
 		w.orch = nil
@@ -149,6 +146,10 @@ func (o *teamOrch) loop(ctx context.Context) error {
 	defer unsub()
 	if err := o.startCursors(ctx); err != nil {
 		return err
+	}
+	// Ready once the cursors are set: what happens from now on is seen.
+	if o.opts.Ready != nil {
+		o.opts.Ready()
 	}
 	o.sweep(ctx)
 	tick := time.NewTicker(o.opts.Heartbeat / 2)
@@ -239,6 +240,14 @@ func (o *teamOrch) sweep(ctx context.Context) {
 		return
 	}
 	for _, t := range ts {
+		// Mail that came while no loop ran (or before this one started).
+		if who, err := st.UnreadRecipients(ctx, t.Key); err == nil {
+			o.mu.Lock()
+			for _, a := range who {
+				o.mail[memberKey{t.Key, a}] = true
+			}
+			o.mu.Unlock()
+		}
 		o.process(ctx, t.Key)
 	}
 }

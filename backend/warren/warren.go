@@ -158,7 +158,7 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		return err
 	}
 	w.creds = credexec.NewStore(w.db.SQL(), w.box)
-	w.newMemory()
+	w.newMemory(ctx)
 	w.registry = tools.NewRegistry(tools.Options{
 		Scrubber: w.scrubber,
 		Limiter:  ratelimit.New(rl),
