@@ -27,6 +27,11 @@ const (
 	EventMCP = "mcp:event"
 	// EventTeam carries team board and mailbox events (teams.Event).
 	EventTeam = "team:event"
+	// EventTeamNotice carries what a team needs the user to see
+	// (warren.TeamNotice: a question, a blocker, a failed lead turn).
+	EventTeamNotice = "team:notice"
+	// EventMemory carries the memory index's progress (memory.IndexStatus).
+	EventMemory = "memory:index"
 )
 
 // Emitter sends an event to the UI. It is swappable because Wails runtime
@@ -137,6 +142,10 @@ func eventName(topic events.Topic) string {
 		return EventMCP
 	case topic == warren.TopicTeam:
 		return EventTeam
+	case topic == warren.TopicTeamNotice:
+		return EventTeamNotice
+	case topic == warren.TopicMemoryIndex:
+		return EventMemory
 	}
 	return EventTool
 }

@@ -180,6 +180,20 @@ export namespace app {
 		}
 	}
 	
+	export class MemoryEmbedderSetting {
+	    embedder: string;
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MemoryEmbedderSetting(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.embedder = source["embedder"];
+	        this.model = source["model"];
+	    }
+	}
 	export class SandboxContainer {
 	    key: string;
 	    id: string;
@@ -522,6 +536,27 @@ export namespace custom {
 
 }
 
+export namespace embed {
+	
+	export class Identity {
+	    kind: string;
+	    model: string;
+	    dims: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Identity(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.model = source["model"];
+	        this.dims = source["dims"];
+	    }
+	}
+
+}
+
 export namespace llm {
 	
 	export class Model {
@@ -759,6 +794,212 @@ export namespace mcp {
 	        this.connected_at = this.convertValues(source["connected_at"], null);
 	        this.pid = source["pid"];
 	        this.agent_connections = this.convertValues(source["agent_connections"], AgentConnection);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace memory {
+	
+	export class Doc {
+	    id: number;
+	    agent: string;
+	    user: string;
+	    path: string;
+	    source: string;
+	    folder?: string;
+	    content?: string;
+	    hash: string;
+	    version: number;
+	    size: number;
+	    chunks: number;
+	    // Go type: time
+	    created: any;
+	    // Go type: time
+	    updated: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Doc(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.agent = source["agent"];
+	        this.user = source["user"];
+	        this.path = source["path"];
+	        this.source = source["source"];
+	        this.folder = source["folder"];
+	        this.content = source["content"];
+	        this.hash = source["hash"];
+	        this.version = source["version"];
+	        this.size = source["size"];
+	        this.chunks = source["chunks"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.updated = this.convertValues(source["updated"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Hit {
+	    path: string;
+	    agent: string;
+	    user: string;
+	    start_line: number;
+	    end_line: number;
+	    heading?: string;
+	    score: number;
+	    keyword_rank: number;
+	    vector_rank: number;
+	    exact?: boolean;
+	    snippet: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Hit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.agent = source["agent"];
+	        this.user = source["user"];
+	        this.start_line = source["start_line"];
+	        this.end_line = source["end_line"];
+	        this.heading = source["heading"];
+	        this.score = source["score"];
+	        this.keyword_rank = source["keyword_rank"];
+	        this.vector_rank = source["vector_rank"];
+	        this.exact = source["exact"];
+	        this.snippet = source["snippet"];
+	    }
+	}
+	export class IndexStatus {
+	    docs: number;
+	    chunks: number;
+	    embedder?: embed.Identity;
+	    embedded: number;
+	    building: boolean;
+	    ready?: embed.Identity;
+	    last_error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new IndexStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.docs = source["docs"];
+	        this.chunks = source["chunks"];
+	        this.embedder = this.convertValues(source["embedder"], embed.Identity);
+	        this.embedded = source["embedded"];
+	        this.building = source["building"];
+	        this.ready = this.convertValues(source["ready"], embed.Identity);
+	        this.last_error = source["last_error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Result {
+	    mode: string;
+	    hits: Hit[];
+	    note?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Result(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mode = source["mode"];
+	        this.hits = this.convertValues(source["hits"], Hit);
+	        this.note = source["note"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Version {
+	    version: number;
+	    content: string;
+	    hash: string;
+	    // Go type: time
+	    saved: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Version(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.content = source["content"];
+	        this.hash = source["hash"];
+	        this.saved = this.convertValues(source["saved"], null);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1225,7 +1466,9 @@ export namespace teams {
 	    stale_review_sec: number;
 	    max_dispatches: number;
 	    max_working: number;
+	    ask_reminder_sec: number;
 	    allow_member_requests: boolean;
+	    paused: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -1239,7 +1482,9 @@ export namespace teams {
 	        this.stale_review_sec = source["stale_review_sec"];
 	        this.max_dispatches = source["max_dispatches"];
 	        this.max_working = source["max_working"];
+	        this.ask_reminder_sec = source["ask_reminder_sec"];
 	        this.allow_member_requests = source["allow_member_requests"];
+	        this.paused = source["paused"];
 	    }
 	}
 	export class Task {

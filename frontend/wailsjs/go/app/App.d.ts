@@ -10,6 +10,7 @@ import {approvals} from '../models';
 import {podman} from '../models';
 import {app} from '../models';
 import {custom} from '../models';
+import {memory} from '../models';
 import {sessions} from '../models';
 import {agent} from '../models';
 import {llm} from '../models';
@@ -86,6 +87,8 @@ export function DeleteMCPGrant(arg1:string,arg2:string,arg3:string):Promise<void
 
 export function DeleteMCPServer(arg1:string):Promise<void>;
 
+export function DeleteMemoryDoc(arg1:string,arg2:string,arg3:string):Promise<void>;
+
 export function DeleteModelProvider(arg1:string):Promise<void>;
 
 export function DeleteSession(arg1:string):Promise<void>;
@@ -124,6 +127,16 @@ export function MCPServerTools(arg1:string):Promise<Array<warren.MCPToolView>>;
 
 export function MCPServers():Promise<Array<warren.MCPServerView>>;
 
+export function MemoryDoc(arg1:string,arg2:string,arg3:string):Promise<memory.Doc>;
+
+export function MemoryDocs(arg1:string,arg2:boolean):Promise<Array<memory.Doc>>;
+
+export function MemoryEmbedder():Promise<app.MemoryEmbedderSetting>;
+
+export function MemoryStatus():Promise<memory.IndexStatus>;
+
+export function MemoryVersions(arg1:string,arg2:string,arg3:string):Promise<Array<memory.Version>>;
+
 export function ModelProviders():Promise<Array<store.Provider>>;
 
 export function NewAgentDefaults():Promise<store.Agent>;
@@ -137,6 +150,8 @@ export function PreviewMCPImport(arg1:string):Promise<warren.MCPImportPreview>;
 export function Profiles():Promise<Array<string>>;
 
 export function PruneSandbox():Promise<number>;
+
+export function ReindexMemory():Promise<void>;
 
 export function RejectTeamTask(arg1:string,arg2:string,arg3:string):Promise<teams.Task>;
 
@@ -166,7 +181,11 @@ export function SaveMCPExport():Promise<string>;
 
 export function SaveMCPGrant(arg1:mcp.Grant):Promise<void>;
 
+export function SaveMemoryDoc(arg1:string,arg2:string,arg3:string,arg4:string):Promise<memory.Doc>;
+
 export function SaveModelProvider(arg1:store.Provider):Promise<void>;
+
+export function SearchMemory(arg1:string,arg2:string,arg3:number,arg4:string):Promise<memory.Result>;
 
 export function SearchSessions(arg1:string,arg2:string):Promise<Array<sessions.SearchHit>>;
 
@@ -191,6 +210,8 @@ export function SetMCPOffered(arg1:string,arg2:boolean):Promise<void>;
 export function SetMCPServerEnabled(arg1:string,arg2:boolean):Promise<void>;
 
 export function SetMCPToolEnabled(arg1:string,arg2:string,arg3:boolean):Promise<void>;
+
+export function SetMemoryEmbedder(arg1:app.MemoryEmbedderSetting):Promise<void>;
 
 export function SetSandboxSettings(arg1:string,arg2:string,arg3:string):Promise<void>;
 

@@ -146,6 +146,10 @@ export function DeleteMCPServer(arg1) {
   return window['go']['app']['App']['DeleteMCPServer'](arg1);
 }
 
+export function DeleteMemoryDoc(arg1, arg2, arg3) {
+  return window['go']['app']['App']['DeleteMemoryDoc'](arg1, arg2, arg3);
+}
+
 export function DeleteModelProvider(arg1) {
   return window['go']['app']['App']['DeleteModelProvider'](arg1);
 }
@@ -222,6 +226,26 @@ export function MCPServers() {
   return window['go']['app']['App']['MCPServers']();
 }
 
+export function MemoryDoc(arg1, arg2, arg3) {
+  return window['go']['app']['App']['MemoryDoc'](arg1, arg2, arg3);
+}
+
+export function MemoryDocs(arg1, arg2) {
+  return window['go']['app']['App']['MemoryDocs'](arg1, arg2);
+}
+
+export function MemoryEmbedder() {
+  return window['go']['app']['App']['MemoryEmbedder']();
+}
+
+export function MemoryStatus() {
+  return window['go']['app']['App']['MemoryStatus']();
+}
+
+export function MemoryVersions(arg1, arg2, arg3) {
+  return window['go']['app']['App']['MemoryVersions'](arg1, arg2, arg3);
+}
+
 export function ModelProviders() {
   return window['go']['app']['App']['ModelProviders']();
 }
@@ -248,6 +272,10 @@ export function Profiles() {
 
 export function PruneSandbox() {
   return window['go']['app']['App']['PruneSandbox']();
+}
+
+export function ReindexMemory() {
+  return window['go']['app']['App']['ReindexMemory']();
 }
 
 export function RejectTeamTask(arg1, arg2, arg3) {
@@ -306,8 +334,16 @@ export function SaveMCPGrant(arg1) {
   return window['go']['app']['App']['SaveMCPGrant'](arg1);
 }
 
+export function SaveMemoryDoc(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['SaveMemoryDoc'](arg1, arg2, arg3, arg4);
+}
+
 export function SaveModelProvider(arg1) {
   return window['go']['app']['App']['SaveModelProvider'](arg1);
+}
+
+export function SearchMemory(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['SearchMemory'](arg1, arg2, arg3, arg4);
 }
 
 export function SearchSessions(arg1, arg2) {
@@ -356,6 +392,10 @@ export function SetMCPServerEnabled(arg1, arg2) {
 
 export function SetMCPToolEnabled(arg1, arg2, arg3) {
   return window['go']['app']['App']['SetMCPToolEnabled'](arg1, arg2, arg3);
+}
+
+export function SetMemoryEmbedder(arg1) {
+  return window['go']['app']['App']['SetMemoryEmbedder'](arg1);
 }
 
 export function SetSandboxSettings(arg1, arg2, arg3) {
