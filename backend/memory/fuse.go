@@ -36,8 +36,10 @@ func (s *Store) fuse(ctx context.Context, q Query, kw, vec []candidate) ([]Hit, 
 		}
 		return h
 	}
+	partial := map[int64]bool{}
 	for _, c := range kw {
 		get(c.id).KeywordRank = c.rank
+		partial[c.id] = c.partial
 	}
 	for _, c := range vec {
 		get(c.id).VectorRank = c.rank
@@ -57,7 +59,11 @@ func (s *Store) fuse(ctx context.Context, q Query, kw, vec []candidate) ([]Hit, 
 		}
 		score := 0.0
 		if h.KeywordRank > 0 {
-			score += wk / float64(rrfK+h.KeywordRank)
+			w := wk
+			if partial[id] {
+				w /= 2
+			}
+			score += w / float64(rrfK+h.KeywordRank)
 		}
 		if h.VectorRank > 0 {
 			score += wv / float64(rrfK+h.VectorRank)
@@ -66,14 +72,15 @@ func (s *Store) fuse(ctx context.Context, q Query, kw, vec []candidate) ([]Hit, 
 		if h.User != "" {
 			score *= userBoost
 		}
-		h.Score = min(score, 1)
+		// Ranked by the boosted score; shown capped at 1.
+		h.rankScore, h.Score = score, min(score, 1)
 		h.Exact = h.KeywordRank > 0 && strings.Contains(strings.ToLower(strings.Join(strings.Fields(h.text), " ")), needle)
 		h.Snippet = snippet(h.text, q.Text)
 		out = append(out, *h)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
+		if out[i].rankScore != out[j].rankScore {
+			return out[i].rankScore > out[j].rankScore
 		}
 		return out[i].chunk < out[j].chunk
 	})

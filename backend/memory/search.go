@@ -52,6 +52,9 @@ type Query struct {
 	// KeywordWeight and VectorWeight weigh the channels in the fusion;
 	// zero means 1.
 	KeywordWeight, VectorWeight float64
+	// Channels restricts the search to one channel: "keyword" or
+	// "vector" ("" runs both). Benchmarks and quality tests compare them.
+	Channels string
 }
 
 // Hit is one search result.
@@ -70,6 +73,7 @@ type Hit struct {
 	Exact       bool   `json:"exact,omitempty"`
 	Snippet     string `json:"snippet"`
 	chunk       int64
+	rankScore   float64
 	hash        string
 	text        string
 }
@@ -89,6 +93,9 @@ var ErrBadQuery = errors.New("invalid memory search")
 type candidate struct {
 	id   int64
 	rank int
+	// partial marks a keyword hit that has only some of the query's
+	// words (the OR pass): it counts half in the fusion.
+	partial bool
 }
 
 // Search runs the keyword and vector channels and fuses them.
@@ -110,13 +117,24 @@ func (s *Store) Search(ctx context.Context, q Query) (Result, error) {
 		return Result{}, fmt.Errorf("%w: scope %q: use user, agent, global or leave it empty for all", ErrBadQuery, q.Scope)
 	}
 	s.catchUp(ctx)
-	kw, kwRan, err := s.keyword(ctx, q)
-	if err != nil {
-		return Result{}, err
+	if q.Channels != "" && q.Channels != "keyword" && q.Channels != "vector" {
+		return Result{}, fmt.Errorf("%w: channels %q: use keyword, vector or leave it empty for both", ErrBadQuery, q.Channels)
 	}
-	vec, vecNote, err := s.vector(ctx, q)
-	if err != nil {
-		return Result{}, err
+	var kw, vec []candidate
+	var kwRan bool
+	var vecNote string
+	var err error
+	if q.Channels != "vector" {
+		if kw, kwRan, err = s.keyword(ctx, q); err != nil {
+			return Result{}, err
+		}
+	}
+	if q.Channels != "keyword" {
+		if vec, vecNote, err = s.vector(ctx, q); err != nil {
+			return Result{}, err
+		}
+	} else {
+		vecNote = "only keywords were asked for"
 	}
 	res := Result{Mode: ModeHybrid}
 	switch {
@@ -124,6 +142,8 @@ func (s *Store) Search(ctx context.Context, q Query) (Result, error) {
 		res.Mode, res.Note = ModeKeywordOnly, "the query has no searchable words; "+vecNote
 	case vec == nil:
 		res.Mode, res.Note = ModeKeywordOnly, vecNote
+	case !kwRan && q.Channels == "vector":
+		res.Mode = ModeVectorOnly
 	case !kwRan:
 		res.Mode, res.Note = ModeVectorOnly, "the query has no searchable words"
 	}
@@ -171,9 +191,9 @@ func scopeSQL(q Query) (string, []any) {
 // query has no word to search for.
 func (s *Store) keyword(ctx context.Context, q Query) ([]candidate, bool, error) {
 	terms := queryTerms(q.Text)
-	var out []candidate
+	out := []candidate{} // non-nil: the channel ran, even when it finds nothing
 	seen := map[int64]bool{}
-	add := func(table, match string) error {
+	add := func(table, match string, partial bool) error {
 		if match == "" || len(out) >= pool {
 			return nil
 		}
@@ -191,7 +211,7 @@ func (s *Store) keyword(ctx context.Context, q Query) ([]candidate, bool, error)
 				}
 				if !seen[id] && len(out) < pool {
 					seen[id] = true
-					out = append(out, candidate{id: id, rank: len(out) + 1})
+					out = append(out, candidate{id: id, rank: len(out) + 1, partial: partial})
 				}
 				return nil
 			})
@@ -201,21 +221,24 @@ func (s *Store) keyword(ctx context.Context, q Query) ([]candidate, bool, error)
 		return nil
 	}
 	if len(terms) > 0 {
-		if err := add("memory_fts", strings.Join(terms, " ")); err != nil {
+		if err := add("memory_fts", strings.Join(terms, " "), false); err != nil {
 			return nil, false, err
 		}
 		if len(terms) > 1 {
-			if err := add("memory_fts", strings.Join(terms, " OR ")); err != nil {
+			if err := add("memory_fts", strings.Join(terms, " OR "), true); err != nil {
 				return nil, false, err
 			}
 		}
 	}
 	if tri := trigramQuery(q.Text); tri != "" && (len(out) == 0 || codeOrCJK(q.Text)) {
-		if err := add("memory_fts_tri", tri); err != nil {
+		if err := add("memory_fts_tri", tri, false); err != nil {
 			return nil, false, err
 		}
 	}
-	return out, len(terms) > 0 || trigramQuery(q.Text) != "", nil
+	if len(terms) == 0 && trigramQuery(q.Text) == "" {
+		return nil, false, nil
+	}
+	return out, true, nil
 }
 
 // stopwords are dropped from keyword queries (they match everything and
