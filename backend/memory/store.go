@@ -174,9 +174,9 @@ func eachRow(ctx context.Context, q querier, query string, args []any, fn func(s
 	return rows.Err()
 }
 
-// exec runs a statement built at run time (a vector table's name, which
+// execSQL runs a statement built at run time (a vector table's name, which
 // validTable checked) with its values as parameters.
-func exec(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
+func execSQL(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
 	_, err := tx.ExecContext(ctx, query, args...)
 	return err
 }

@@ -112,7 +112,7 @@ func (s *Store) dropVectors(ctx context.Context, tx *sql.Tx, cond string, args .
 		return err
 	}
 	for _, v := range all {
-		if err := exec(ctx, tx, "DELETE FROM "+v.Name+" WHERE rowid IN (SELECT id FROM memory_chunks WHERE "+cond+")", args...); err != nil {
+		if err := execSQL(ctx, tx, "DELETE FROM "+v.Name+" WHERE rowid IN (SELECT id FROM memory_chunks WHERE "+cond+")", args...); err != nil {
 			return fmt.Errorf("drop vectors: %w", err)
 		}
 	}
@@ -299,7 +299,7 @@ func (s *Store) embedBatch(ctx context.Context, e embed.Embedder, idx vecIndex) 
 			if n, _ := res.RowsAffected(); n == 0 {
 				continue
 			}
-			if err := exec(ctx, tx, "INSERT OR REPLACE INTO "+idx.Name+"(rowid, agent, embedding) VALUES (?, ?, ?)",
+			if err := execSQL(ctx, tx, "INSERT OR REPLACE INTO "+idx.Name+"(rowid, agent, embedding) VALUES (?, ?, ?)",
 				p.id, p.agent, vecBlob(vecs[i])); err != nil {
 				return fmt.Errorf("store vector: %w", err)
 			}
