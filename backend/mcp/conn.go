@@ -168,10 +168,7 @@ func (c *conn) startProcess(ctx context.Context, s Server, o dialOptions) error 
 		}
 		// Not CommandContext: the process outlives the dial context; close kills it.
 		cmd = exec.Command(path, s.Args...) //nolint:gosec,noctx // the user configured this command; it outlives any request context
-		cmd.Env = os.Environ()
-		for k, v := range o.env {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
+		cmd.Env = processEnv(o.env)
 		cmd.Dir = s.Cwd
 	}
 	ownProcess(cmd)
