@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -73,6 +72,7 @@ func (w *Warren) RunMCP(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
+			w.dropStatusSnapshot(ctx)
 			return nil
 		case <-tick.C:
 			if err := w.reloadMCP(ctx, false); err != nil {
@@ -376,89 +376,6 @@ func (w *Warren) MCPServerTools(ctx context.Context, name string) ([]MCPToolView
 			Enabled: !slices.Contains(srv.ToolDeny, t.Name), Danger: mcp.DangerOf(t.Annotations).String()})
 	}
 	return out, nil
-}
-
-// MCPServerView is a server's configuration with its status.
-type MCPServerView struct {
-	Server mcp.Server `json:"server"`
-	Status mcp.Status `json:"status"`
-	// Source says whose status this is when it comes from another process
-	// (the window keeps servers running; the CLI only reads its snapshot).
-	Source string `json:"source,omitempty"`
-}
-
-// settingMCPStatus holds the window's latest status snapshot for the CLI.
-const settingMCPStatus = "mcp.status_snapshot"
-
-type statusSnapshot struct {
-	At       time.Time    `json:"at"`
-	PID      int          `json:"pid"`
-	Statuses []mcp.Status `json:"statuses"`
-}
-
-// MCPServerViews lists every server with its live status in this process,
-// or — for servers this process does not run — the snapshot the running
-// window saved, marked as such.
-func (w *Warren) MCPServerViews(ctx context.Context) ([]MCPServerView, error) {
-	list, err := w.MCP().Store().List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	live, err := w.MCP().Statuses(ctx)
-	if err != nil {
-		return nil, err
-	}
-	byName := map[string]mcp.Status{}
-	for _, st := range live {
-		byName[st.Name] = st
-	}
-	var snap statusSnapshot
-	if raw, ok, err := w.db.GetSetting(ctx, settingMCPStatus); err == nil && ok {
-		_ = json.Unmarshal([]byte(raw), &snap)
-	}
-	fromWindow := map[string]mcp.Status{}
-	if snap.PID != os.Getpid() && time.Since(snap.At) < 3*snapshotEvery {
-		for _, st := range snap.Statuses {
-			fromWindow[st.Name] = st
-		}
-	}
-	out := make([]MCPServerView, 0, len(list))
-	for _, s := range list {
-		v := MCPServerView{Server: s, Status: byName[s.Name]}
-		if st, ok := fromWindow[s.Name]; ok && v.Status.State == mcp.StateStopped {
-			v.Status, v.Source = st, fmt.Sprintf("reported by the Warren window (pid %d) at %s", snap.PID, snap.At.Format(time.TimeOnly))
-		}
-		v.Status.Enabled = s.Enabled
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-// saveStatusSnapshot records this process's statuses for other processes:
-// at once when they change, else every snapshotEvery so readers can tell a
-// live window from a stale snapshot.
-func (w *Warren) saveStatusSnapshot(ctx context.Context, last *snapshotMark) {
-	sts, err := w.MCP().Statuses(ctx)
-	if err != nil {
-		return
-	}
-	raw, err := json.Marshal(sts)
-	if err != nil || (string(raw) == last.body && time.Since(last.at) < snapshotEvery) {
-		return
-	}
-	snap, err := json.Marshal(statusSnapshot{At: time.Now(), PID: os.Getpid(), Statuses: sts})
-	if err == nil && w.db.SetSetting(ctx, settingMCPStatus, string(snap)) == nil {
-		*last = snapshotMark{body: string(raw), at: time.Now()}
-	}
-}
-
-// snapshotEvery is how often an unchanged snapshot is refreshed; a snapshot
-// older than three periods is ignored (the window is gone).
-const snapshotEvery = 10 * time.Second
-
-type snapshotMark struct {
-	body string
-	at   time.Time
 }
 
 // MCPPolicyHint says how to offer a server's tools to agents when the
