@@ -384,6 +384,14 @@ func (m *Manager) Tools(name string) ([]mcp.Tool, bool) {
 // ErrNotConnected marks a call to a server that is not connected now.
 var ErrNotConnected = errors.New("not connected")
 
+// notConnected is an error that says why (the text is the whole message)
+// and matches ErrNotConnected.
+type notConnected string
+
+func (e notConnected) Error() string { return string(e) }
+
+func (e notConnected) Is(target error) bool { return target == ErrNotConnected }
+
 // ErrCallTimeout marks a call the server did not answer within its timeout.
 var ErrCallTimeout = errors.New("call timed out")
 
@@ -406,7 +414,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args []byte) (*
 	c, st, timeout := s.conn, s.status, s.cfg.callTimeout()
 	s.mu.Unlock()
 	if c == nil {
-		return nil, fmt.Errorf("MCP server %s is %s%s: %w", label, st.State, describeWait(st), ErrNotConnected)
+		return nil, notConnected(downText(label, st))
 	}
 	res, err := c.callTool(ctx, tool, args, timeout)
 	if err != nil {

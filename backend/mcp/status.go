@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/warren-dev/warren/backend/events"
@@ -94,17 +93,6 @@ func (m *Manager) status(name string) (Status, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.status, true
-}
-
-func describeWait(st Status) string {
-	out := ""
-	if st.LastError != "" {
-		out += " (last error: " + st.LastError + ")"
-	}
-	if !st.NextRetry.IsZero() {
-		out += fmt.Sprintf("; next attempt %d/%d in %s", st.Attempt, st.MaxAttempts, time.Until(st.NextRetry).Round(time.Second))
-	}
-	return out
 }
 
 // publish sends a server's status; an agent connection's change is sent

@@ -239,6 +239,31 @@ func (w *Warren) mcpPermits(t tools.Tool, agent, user string) (bool, string) {
 	return access.Permits(agent, user, tool)
 }
 
+// explainMissingTool tells an agent why an MCP tool it may use is not
+// there now (its server is down, stopped or switched off, or the tool is
+// switched off). An agent that may not use the tool — no grant, or the
+// policy leaves it out — learns nothing more than "unknown tool".
+func (w *Warren) explainMissingTool(ctx context.Context, name string) (tools.Result, bool) {
+	u, ok := w.MCP().Unavailable(ctx, name)
+	if !ok {
+		return tools.Result{}, false
+	}
+	cc := tools.CallContextFrom(ctx)
+	w.mcp.mu.Lock()
+	access, known := w.mcp.access[u.Server]
+	w.mcp.mu.Unlock()
+	if !known {
+		return tools.Result{}, false
+	}
+	if ok, _ := access.PermitsSwitchedOn(cc.Agent, localUser, u.Tool); !ok {
+		return tools.Result{}, false
+	}
+	if ok, _ := w.gate(ctx, tools.Info{Name: name, Group: policy.MCPGroup(u.Server), Class: tools.ClassRuntime}); !ok {
+		return tools.Result{}, false
+	}
+	return tools.Errorf(tools.CodeNetwork, "%s", u.Reason), true
+}
+
 // withoutUngranted removes the MCP tools an agent has no grant for.
 func (w *Warren) withoutUngranted(reg *tools.Registry, d policy.Decision, agent string) policy.Decision {
 	return d.Without(func(name string) bool {
