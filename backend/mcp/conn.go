@@ -35,6 +35,29 @@ type conn struct {
 	alive    context.Context
 	stopLife context.CancelFunc
 	stderr   *logSink
+	// junk is what a stdio server wrote to stdout that was not JSON.
+	junk *stdoutJunk
+}
+
+// junkGrace is how long a server that wrote non-JSON to stdout gets to
+// answer initialize anyway (some print a banner first, then work).
+const junkGrace = 5 * time.Second
+
+// junkNote names a stdio server's non-JSON output for a "no answer" error.
+func (c *conn) junkNote() string {
+	if d := c.junk.describe(); d != "" {
+		return "; " + d
+	}
+	return ""
+}
+
+// junkSeen is closed once the server wrote non-JSON to stdout (nil, so
+// never ready, for HTTP servers).
+func (c *conn) junkSeen() <-chan struct{} {
+	if c.junk == nil {
+		return nil
+	}
+	return c.junk.seen
 }
 
 // dialOptions are what a connection needs besides the server config.
@@ -131,26 +154,38 @@ func (c *conn) initialize(ctx context.Context, s Server) error {
 		res, err := c.client.Initialize(ctx, req)
 		done <- outcome{res, err}
 	}()
-	select {
-	case o := <-done:
-		if o.err != nil {
-			if derr := c.preferDeath(nil); derr != nil {
+	noAnswer := func() error {
+		return fmt.Errorf("no answer to initialize within %s%s", s.connectTimeout(), c.junkNote())
+	}
+	junk := c.junkSeen()
+	var grace <-chan time.Time
+	for {
+		select {
+		case o := <-done:
+			if o.err != nil {
+				if derr := c.preferDeath(nil); derr != nil {
+					return derr
+				}
+				if ctx.Err() != nil {
+					return noAnswer()
+				}
+				return fmt.Errorf("initialize: %w%s", o.err, c.junkNote())
+			}
+			c.init, c.protocol = o.res, o.res.ProtocolVersion
+			return nil
+		case <-c.dead:
+			return c.deadErr
+		case <-junk:
+			junk, grace = nil, time.After(junkGrace)
+		case <-grace:
+			return fmt.Errorf("%s and no answer to initialize (an MCP server may write only JSON-RPC messages to stdout; logs belong on stderr)",
+				c.junk.describe())
+		case <-ctx.Done():
+			if derr := c.deathError(); derr != nil {
 				return derr
 			}
-			if ctx.Err() != nil {
-				return fmt.Errorf("no answer to initialize within %s", s.connectTimeout())
-			}
-			return fmt.Errorf("initialize: %w", o.err)
+			return noAnswer()
 		}
-		c.init, c.protocol = o.res, o.res.ProtocolVersion
-		return nil
-	case <-c.dead:
-		return c.deadErr
-	case <-ctx.Done():
-		if derr := c.deathError(); derr != nil {
-			return derr
-		}
-		return fmt.Errorf("no answer to initialize within %s", s.connectTimeout())
 	}
 }
 
@@ -197,7 +232,14 @@ func (c *conn) startProcess(ctx context.Context, s Server, o dialOptions) error 
 		err := cmd.Wait()
 		c.markDead(c.exitError(err))
 	}()
-	c.client = client.NewClient(transport.NewIO(stdout, stdin, nil))
+	c.junk = newStdoutJunk()
+	filtered := newStdoutFilter(stdout, func(line []byte) {
+		c.junk.add(line)
+		if o.log != nil {
+			_, _ = fmt.Fprintf(o.log, "warren: the server wrote non-JSON to stdout: %s\n", junkPreview(line, 200))
+		}
+	})
+	c.client = client.NewClient(transport.NewIO(filtered, stdin, nil))
 	return nil
 }
 

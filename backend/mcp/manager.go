@@ -419,7 +419,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args []byte) (*
 	res, err := c.callTool(ctx, tool, args, timeout)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			return nil, fmt.Errorf("MCP server %s did not answer %s within %s: %w", label, tool, timeout, ErrCallTimeout)
+			return nil, fmt.Errorf("MCP server %s did not answer %s within %s%s: %w", label, tool, timeout, c.junkNote(), ErrCallTimeout)
 		}
 		s.poke()
 		return nil, fmt.Errorf("MCP server %s: %w", label, err)

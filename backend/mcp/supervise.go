@@ -137,6 +137,7 @@ func (m *Manager) connect(ctx context.Context, s *supervised) (*conn, error) {
 	s.status.LatencyMS = float64(latency.Microseconds()) / 1000
 	s.status.LastError = ""
 	setToolWarning(&s.status, tools, c)
+	setJunkWarning(&s.status, c)
 	st := s.status
 	s.mu.Unlock()
 	m.publish(st)
@@ -157,6 +158,13 @@ func setToolWarning(st *Status, tools []mcp.Tool, c *conn) {
 		return
 	}
 	st.Warning = "connected, but the server listed 0 tools"
+}
+
+// setJunkWarning adds a stdio server's non-JSON stdout to its warning.
+func setJunkWarning(st *Status, c *conn) {
+	if d := c.junk.describe(); d != "" {
+		st.Warning = strings.TrimPrefix(st.Warning+"; "+d, "; ")
+	}
 }
 
 // watch health-checks a connection until it dies or ctx ends; it returns
@@ -198,7 +206,7 @@ func (m *Manager) check(ctx context.Context, s *supervised, c *conn) error {
 	tools, err := c.listTools(hctx)
 	if err != nil {
 		if hctx.Err() == context.DeadlineExceeded {
-			return fmt.Errorf("health check: no answer within %s", m.opts.HealthTimeout)
+			return fmt.Errorf("health check: no answer within %s%s", m.opts.HealthTimeout, c.junkNote())
 		}
 		return fmt.Errorf("health check: %w", err)
 	}
@@ -209,6 +217,7 @@ func (m *Manager) check(ctx context.Context, s *supervised, c *conn) error {
 	s.status.LastHealth = time.Now()
 	s.status.LatencyMS = float64(latency.Microseconds()) / 1000
 	setToolWarning(&s.status, tools, c)
+	setJunkWarning(&s.status, c)
 	st := s.status
 	s.mu.Unlock()
 	m.publish(st)
@@ -298,6 +307,7 @@ func (m *Manager) Test(ctx context.Context, srv Server) (TestResult, error) {
 	}
 	var st Status
 	setToolWarning(&st, tools, c)
+	setJunkWarning(&st, c)
 	if st.Warning != "" {
 		res.Warning = strings.TrimPrefix(res.Warning+"; "+st.Warning, "; ")
 	}
