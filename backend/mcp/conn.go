@@ -412,19 +412,40 @@ func (l *logSink) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Tail returns up to n recent lines.
+// Tail returns up to n recent lines, a run of identical lines as one
+// ("<line> (repeated 5 times)": a server restarted five times says the
+// same thing five times).
 func (l *logSink) Tail(n int) []string {
 	if l == nil {
 		return nil
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	lines := l.lines
 	if l.partial != "" {
 		lines = append(append([]string(nil), lines...), l.partial)
 	}
+	lines = collapseRepeats(lines)
+	l.mu.Unlock()
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
-	return append([]string(nil), lines...)
+	return lines
+}
+
+// collapseRepeats returns lines with each run of identical lines as one.
+func collapseRepeats(lines []string) []string {
+	out := make([]string, 0, len(lines))
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for j < len(lines) && lines[j] == lines[i] {
+			j++
+		}
+		if j-i > 1 {
+			out = append(out, fmt.Sprintf("%s (repeated %d times)", lines[i], j-i))
+		} else {
+			out = append(out, lines[i])
+		}
+		i = j
+	}
+	return out
 }

@@ -140,7 +140,7 @@ func TestFailingServerEndsFailed(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := waitState(t, ch, "broken", 30*time.Second, StateFailed)
-	for _, want := range []string{"exited with code 3", "cannot open config.yaml"} {
+	for _, want := range []string{"exited with code 3", "cannot open config.yaml (repeated 4 times)"} {
 		if !strings.Contains(st.LastError, want) {
 			t.Errorf("last error %q lacks %q", st.LastError, want)
 		}
