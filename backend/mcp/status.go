@@ -47,7 +47,9 @@ type Status struct {
 	MaxAttempts int       `json:"max_attempts,omitempty"`
 	NextRetry   time.Time `json:"next_retry,omitzero"`
 	ConnectedAt time.Time `json:"connected_at,omitzero"`
-	PID         int       `json:"pid,omitempty"`
+	// StartedAt is when Warren last started (or restarted) the server.
+	StartedAt time.Time `json:"started_at,omitzero"`
+	PID       int       `json:"pid,omitempty"`
 	// AgentConnections are the connections of agents whose grant overrides
 	// the server's configuration.
 	AgentConnections []AgentConnection `json:"agent_connections,omitempty"`

@@ -14,6 +14,9 @@ type Unavailable struct {
 	// server never listed its tools in this process).
 	Tool   string
 	Reason string
+	// ByUser: the user switched the tool or server off or stopped it (as
+	// opposed to a server that is down).
+	ByUser bool
 }
 
 // Unavailable explains a registry name (mcp_{prefix}_{tool}) that belongs
@@ -46,11 +49,11 @@ func (m *Manager) Unavailable(ctx context.Context, name string) (Unavailable, bo
 	m.mu.Unlock()
 	switch {
 	case containsTool(srv.ToolDeny, srv.Prefix(), name):
-		u.Reason = fmt.Sprintf("tool %s of MCP server %s is switched off by the user", u.Tool, srv.Name)
+		u.Reason, u.ByUser = fmt.Sprintf("tool %s of MCP server %s is switched off by the user", u.Tool, srv.Name), true
 	case !srv.Enabled:
-		u.Reason = fmt.Sprintf("MCP server %s is switched off by the user", srv.Name)
+		u.Reason, u.ByUser = fmt.Sprintf("MCP server %s is switched off by the user", srv.Name), true
 	case held:
-		u.Reason = fmt.Sprintf("MCP server %s was stopped by the user", srv.Name)
+		u.Reason, u.ByUser = fmt.Sprintf("MCP server %s was stopped by the user", srv.Name), true
 	case !running:
 		u.Reason = fmt.Sprintf("MCP server %s is not running", srv.Name)
 	case st.State == StateConnected:

@@ -261,7 +261,11 @@ func (w *Warren) explainMissingTool(ctx context.Context, name string) (tools.Res
 	if ok, _ := w.gate(ctx, tools.Info{Name: name, Group: policy.MCPGroup(u.Server), Class: tools.ClassRuntime}); !ok {
 		return tools.Result{}, false
 	}
-	return tools.Errorf(tools.CodeNetwork, "%s", u.Reason), true
+	code := tools.CodeNetwork
+	if u.ByUser {
+		code = tools.CodePermission
+	}
+	return tools.Errorf(code, "%s", u.Reason), true
 }
 
 // withoutUngranted removes the MCP tools an agent has no grant for.
@@ -334,10 +338,33 @@ func (w *Warren) DeleteMCPServer(ctx context.Context, name string) error {
 }
 
 // SetMCPServerEnabled switches a server on or off. The process that runs
-// the servers (RunMCP) starts or stops it on its next reload; the window
-// starts it at once with MCP().Start.
+// the servers (RunMCP) starts or stops it on its next reload, and retries
+// it at once when it is on but failed or reconnecting; the window starts
+// it at once with MCP().Start.
 func (w *Warren) SetMCPServerEnabled(ctx context.Context, name string, on bool) error {
 	if err := w.MCP().Store().SetEnabled(ctx, name, on); err != nil {
+		return err
+	}
+	if on {
+		if err := w.MCP().RequestRestart(ctx, name, true); err != nil {
+			return err
+		}
+	}
+	return w.reloadMCP(ctx, true)
+}
+
+// RestartMCPServer restarts a server wherever it runs: here at once, and
+// in the process that runs the servers (the window) on its next reload. A
+// failed server is retried from the first attempt.
+func (w *Warren) RestartMCPServer(ctx context.Context, name string) error {
+	srv, err := w.MCP().Store().Get(ctx, name)
+	if err != nil {
+		return err
+	}
+	if !srv.Enabled {
+		return fmt.Errorf("MCP server %s is switched off: switch it on (warren mcp enable %s) to start it", name, name)
+	}
+	if err := w.MCP().RequestRestart(ctx, name, false); err != nil {
 		return err
 	}
 	return w.reloadMCP(ctx, true)

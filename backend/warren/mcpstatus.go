@@ -61,10 +61,7 @@ func (w *Warren) MCPServerViews(ctx context.Context) ([]MCPServerView, error) {
 	for _, st := range live {
 		byName[st.Name] = st
 	}
-	var snap statusSnapshot
-	if raw, ok, err := w.db.GetSetting(ctx, settingMCPStatus); err == nil && ok {
-		_ = json.Unmarshal([]byte(raw), &snap)
-	}
+	snap := w.statusSnapshot(ctx)
 	reported := map[string]mcp.Status{}
 	gone := ""
 	if snap.PID != 0 && snap.PID != os.Getpid() {
@@ -89,6 +86,25 @@ func (w *Warren) MCPServerViews(ctx context.Context) ([]MCPServerView, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// statusSnapshot is the last snapshot saved (zero when none).
+func (w *Warren) statusSnapshot(ctx context.Context) statusSnapshot {
+	var snap statusSnapshot
+	if raw, ok, err := w.db.GetSetting(ctx, settingMCPStatus); err == nil && ok {
+		_ = json.Unmarshal([]byte(raw), &snap)
+	}
+	return snap
+}
+
+// MCPRunner is the process id of another live Warren process that runs
+// the MCP servers (the window), 0 when there is none.
+func (w *Warren) MCPRunner(ctx context.Context) int {
+	snap := w.statusSnapshot(ctx)
+	if snap.PID == 0 || snap.PID == os.Getpid() || snap.writerGone(time.Now()) != "" {
+		return 0
+	}
+	return snap.PID
 }
 
 // saveStatusSnapshot records this process's statuses for other processes:
