@@ -224,6 +224,9 @@ func pidText(pid int) string {
 
 func stateText(v warren.MCPServerView) string {
 	s := string(v.Status.State)
+	if v.Status.Via != "" && v.Status.State == mcp.StateConnected {
+		s += " via " + string(v.Status.Via)
+	}
 	if v.Status.State == mcp.StateReconnecting {
 		s += fmt.Sprintf(" (%d/%d)", v.Status.Attempt, v.Status.MaxAttempts)
 	}
@@ -392,8 +395,12 @@ func mcpTest(ctx context.Context, env Env, args []string) error {
 	if *asJSON {
 		return printJSON(env, res)
 	}
-	fmt.Fprintf(env.Stdout, "%s: connected to %s %s (protocol %s) in %.0f ms, %d tools, %d resources, %d prompts\n",
-		srv.Name, orDash(res.ServerName), res.ServerVersion, res.Protocol, res.LatencyMS, len(res.Tools), len(res.Resources), len(res.Prompts))
+	via := ""
+	if res.Via != "" {
+		via = " over " + string(res.Via)
+	}
+	fmt.Fprintf(env.Stdout, "%s: connected to %s %s (protocol %s%s) in %.0f ms, %d tools, %d resources, %d prompts\n",
+		srv.Name, orDash(res.ServerName), res.ServerVersion, res.Protocol, via, res.LatencyMS, len(res.Tools), len(res.Resources), len(res.Prompts))
 	if res.Warning != "" {
 		fmt.Fprintf(env.Stdout, "warning: %s\n", res.Warning)
 	}

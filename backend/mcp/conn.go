@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -37,6 +38,22 @@ type conn struct {
 	stderr   *logSink
 	// junk is what a stdio server wrote to stdout that was not JSON.
 	junk *stdoutJunk
+	// url and trace are set for HTTP servers, to say plainly what failed.
+	url   string
+	trace *httpTrace
+	// via is the transport used when it is not the configured one (the SSE
+	// fallback); note says why.
+	via  Transport
+	note string
+}
+
+// describe says a transport failure plainly (HTTP servers); other errors
+// pass unchanged.
+func (c *conn) describe(err error) error {
+	if c.trace == nil || err == nil {
+		return err
+	}
+	return describeHTTPError(c.url, err, c.trace)
 }
 
 // junkGrace is how long a server that wrote non-JSON to stdout gets to
@@ -90,34 +107,61 @@ func (c *conn) deathError() error {
 }
 
 // dial connects and initialises; it fails with a message naming the cause
-// (command not found, exited with code N and its last stderr lines, timeout).
+// (command not found, exited with code N and its last stderr lines, the
+// HTTP status or network failure at the URL, timeout). A streamable HTTP
+// server that refuses the initialize POST with 400, 404 or 405 is tried
+// over the legacy HTTP+SSE transport at the same URL, as the MCP spec's
+// backwards-compatibility section describes.
 func dial(ctx context.Context, s Server, o dialOptions) (*conn, error) {
+	c, err := dialAs(ctx, s, o, s.Transport)
+	if err == nil || s.Transport != TransportHTTP || !legacySSECandidate(err) {
+		return c, err
+	}
+	var he, sseErr *httpError
+	errors.As(err, &he)
+	sc, serr := dialAs(ctx, s, o, TransportSSE)
+	if errors.As(serr, &sseErr) && sseErr.Status == he.Status {
+		return nil, fmt.Errorf("%w (over streamable HTTP and over the legacy SSE transport)", err)
+	}
+	if serr != nil {
+		return nil, fmt.Errorf("%w; the legacy SSE transport at the same URL failed too: %v", err, serr)
+	}
+	sc.via = TransportSSE
+	sc.note = fmt.Sprintf("connected over the legacy SSE transport: the server refused streamable HTTP (%d %s)", he.Status, http.StatusText(he.Status))
+	return sc, nil
+}
+
+// dialAs connects to s over transport t.
+func dialAs(ctx context.Context, s Server, o dialOptions, t Transport) (*conn, error) {
 	c := &conn{dead: make(chan struct{}), stderr: o.log}
 	c.alive, c.stopLife = context.WithCancel(context.Background())
 	var err error
-	switch s.Transport {
+	switch t {
 	case TransportStdio:
 		err = c.startProcess(ctx, s, o)
 	case TransportSSE:
+		c.url, c.trace = s.URL, newHTTPTrace()
 		var cl *client.Client
-		cl, err = client.NewSSEMCPClient(s.URL, client.WithHeaders(o.headers), transport.WithSSELogger(o.logger))
+		cl, err = client.NewSSEMCPClient(s.URL, client.WithHeaders(o.headers), transport.WithSSELogger(o.logger),
+			transport.WithHTTPClient(&http.Client{Transport: c.trace}))
 		if err == nil {
 			c.client = cl
-			cl.OnConnectionLost(func(e error) { c.markDead(fmt.Errorf("connection lost: %w", e)) })
+			cl.OnConnectionLost(func(e error) { c.markDead(fmt.Errorf("connection lost: %w", c.describe(e))) })
 		}
 	case TransportHTTP:
+		c.url, c.trace = s.URL, newHTTPTrace()
 		var tr *transport.StreamableHTTP
 		// Continuous listening keeps the connection on the 2025-11-25 protocol,
 		// where only the standalone GET stream delivers tools/list_changed;
 		// the Node servers users run today speak nothing newer.
 		tr, err = transport.NewStreamableHTTP(s.URL, transport.WithHTTPHeaders(o.headers),
 			transport.WithContinuousListening(), //nolint:staticcheck // see above
-			transport.WithHTTPLogger(o.logger))
+			transport.WithHTTPLogger(o.logger), transport.WithHTTPBasicClient(&http.Client{Transport: c.trace}))
 		if err == nil {
 			c.client = client.NewClient(tr)
 		}
 	default:
-		err = fmt.Errorf("unknown transport %q", s.Transport)
+		err = fmt.Errorf("unknown transport %q", t)
 	}
 	if err != nil {
 		return nil, err
@@ -155,6 +199,9 @@ func (c *conn) initialize(ctx context.Context, s Server) error {
 		done <- outcome{res, err}
 	}()
 	noAnswer := func() error {
+		if c.url != "" {
+			return fmt.Errorf("no answer from %s to initialize within %s", c.url, s.connectTimeout())
+		}
 		return fmt.Errorf("no answer to initialize within %s%s", s.connectTimeout(), c.junkNote())
 	}
 	junk := c.junkSeen()
@@ -168,6 +215,9 @@ func (c *conn) initialize(ctx context.Context, s Server) error {
 				}
 				if ctx.Err() != nil {
 					return noAnswer()
+				}
+				if c.trace != nil {
+					return c.describe(o.err)
 				}
 				return fmt.Errorf("initialize: %w%s", o.err, c.junkNote())
 			}
@@ -309,7 +359,7 @@ func (c *conn) close() {
 func (c *conn) listTools(ctx context.Context) ([]mcp.Tool, error) {
 	res, err := c.client.ListTools(ctx, mcp.ListToolsRequest{})
 	if err != nil {
-		return nil, c.preferDeath(err)
+		return nil, c.preferDeath(c.describe(err))
 	}
 	return res.Tools, nil
 }
@@ -370,7 +420,7 @@ func (c *conn) callTool(ctx context.Context, tool string, args json.RawMessage, 
 		}
 		return nil, ctx.Err() // the call timed out
 	}
-	return nil, c.preferDeath(err)
+	return nil, c.preferDeath(c.describe(err))
 }
 
 // logSink is a server's stderr: appended to its log file and kept as a ring

@@ -30,10 +30,13 @@ type Status struct {
 	Enabled   bool      `json:"enabled"`
 	State     State     `json:"state"`
 	// Protocol is the negotiated MCP protocol version.
-	Protocol      string `json:"protocol,omitempty"`
-	ServerName    string `json:"server_name,omitempty"`
-	ServerVersion string `json:"server_version,omitempty"`
-	Tools         int    `json:"tools"`
+	Protocol string `json:"protocol,omitempty"`
+	// Via is the transport in use when it is not the configured one (a
+	// streamable HTTP server reached over the legacy SSE fallback).
+	Via           Transport `json:"via,omitempty"`
+	ServerName    string    `json:"server_name,omitempty"`
+	ServerVersion string    `json:"server_version,omitempty"`
+	Tools         int       `json:"tools"`
 	// Resources and Prompts are what the server listed at connect time.
 	Resources int `json:"resources"`
 	Prompts   int `json:"prompts"`

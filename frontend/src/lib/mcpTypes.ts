@@ -41,6 +41,8 @@ export interface McpStatus {
   enabled: boolean;
   state: McpState;
   protocol?: string;
+  /** The transport in use when it is not the configured one (the SSE fallback). */
+  via?: McpTransport;
   server_name?: string;
   server_version?: string;
   tools: number;
