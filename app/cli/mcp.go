@@ -162,6 +162,9 @@ func mcpAdd(ctx context.Context, env Env, args []string) error {
 		if errors.Is(err, warren.ErrMCPServerExists) {
 			return usagef("%v; add --replace to overwrite it", err)
 		}
+		if errors.Is(err, mcp.ErrNameTaken) {
+			return usagef("%v", err)
+		}
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "added MCP server %s (%s); check it with: warren mcp test %s\n", srv.Name, srv.Transport, srv.Name)

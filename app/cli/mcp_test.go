@@ -47,6 +47,8 @@ func TestMCPCommands(t *testing.T) {
 	want(t, warren(t, dir, "mcp", "list"), 0, "no MCP servers")
 	want(t, warren(t, dir, "mcp", "add", "ev", "--env", "GREETING=hi", "--", bin, "stdio"), 0, "added MCP server ev", "also-allow group:mcp:ev")
 	want(t, warren(t, dir, "mcp", "add", "ev", "--", bin, "stdio"), 2, "already exists")
+	want(t, warren(t, dir, "mcp", "add", "EV", "--", bin, "stdio"), 2, `MCP server name "EV": name taken by server "ev"`)
+	want(t, warren(t, dir, "mcp", "add", "EV", "--replace", "--", bin, "stdio"), 2, `name taken by server "ev"`)
 	want(t, warren(t, dir, "mcp", "list"), 0, "ev", "stdio", "stopped")
 	want(t, warren(t, dir, "mcp", "test", "ev"), 0, "connected to", "tools", "echo")
 	want(t, warren(t, dir, "mcp", "tools", "ev"), 0, "mcp_ev_get-sum", "REGISTERED AS")
