@@ -68,3 +68,41 @@ func waitCLI(t *testing.T, dir, what string, ok func(run) bool, args ...string) 
 		time.Sleep(200 * time.Millisecond)
 	}
 }
+
+// `mcp export FILE` over an existing Claude Desktop config keeps what
+// Warren does not manage.
+func TestMCPExportIntoExistingFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	want(t, warren(t, dir, "mcp", "add", "fs", "--", "npx", "-y", "server-fs", "/new"), 0, "added MCP server fs")
+	file := filepath.Join(t.TempDir(), "claude_desktop_config.json")
+	existing := `{
+  // set by hand
+  "globalShortcut": "Alt+Space",
+  "mcpServers": {
+    "fs": {"command": "npx", "args": ["/old"], "autoApprove": ["read_file"]},
+    "theirs": {"command": "their-server"}
+  }
+}
+`
+	if err := os.WriteFile(file, []byte(existing), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want(t, warren(t, dir, "mcp", "export", file), 0, "updated (its other keys, servers and comments kept)")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, keep := range []string{"// set by hand", `"globalShortcut": "Alt+Space"`, `"autoApprove": [`, `"theirs": {"command": "their-server"}`, `"/new"`} {
+		if !strings.Contains(string(data), keep) {
+			t.Errorf("export lost %q:\n%s", keep, data)
+		}
+	}
+	if strings.Contains(string(data), `"/old"`) {
+		t.Errorf("export kept the old args:\n%s", data)
+	}
+	if err := os.WriteFile(file, []byte(`["not", "a", "config"]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want(t, warren(t, dir, "mcp", "export", file), 1, "not overwriting it")
+}
