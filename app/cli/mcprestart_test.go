@@ -22,16 +22,8 @@ func TestMCPRestartAndEnableRetry(t *testing.T) {
 	want(t, warren(t, dir, "mcp", "restart", "flaky"), 0, "no Warren window is running MCP servers")
 	want(t, warren(t, dir, "mcp", "restart", "nosuch"), 2, "nosuch")
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	window, err := core.Open(ctx, core.Options{DataDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer window.Close()
-	done := make(chan struct{})
-	go func() { defer close(done); _ = window.RunMCP(ctx) }()
-	defer func() { cancel(); <-done }()
+	ctx := context.Background()
+	window := startWindow(t, dir)
 
 	// The window fails to connect and backs off (2 s, 4 s, … 60 s).
 	waitCLI(t, dir, "the window's failing server", func(r run) bool {
@@ -105,4 +97,20 @@ func TestMCPExportIntoExistingFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	want(t, warren(t, dir, "mcp", "export", file), 1, "not overwriting it")
+}
+
+// startWindow opens dir as the window does and runs its MCP servers until
+// the test ends.
+func startWindow(t *testing.T, dir string) *core.Warren {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	window, err := core.Open(ctx, core.Options{DataDir: dir})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); _ = window.RunMCP(ctx) }()
+	t.Cleanup(func() { cancel(); <-done; _ = window.Close() })
+	return window
 }

@@ -3,8 +3,9 @@ package mcp
 import (
 	"os"
 	"runtime"
-	"sort"
 	"strings"
+
+	"github.com/warren-dev/warren/sandbox"
 )
 
 // inheritedEnv is what a stdio server gets from Warren's own environment:
@@ -63,12 +64,7 @@ func serverEnv(environ []string, configured map[string]string) []string {
 		}
 		vars[k] = v
 	}
-	out := make([]string, 0, len(vars))
-	for k, v := range vars {
-		out = append(out, k+"="+v)
-	}
-	sort.Strings(out)
-	return out
+	return sandbox.Environ(vars)
 }
 
 // processEnv is serverEnv over Warren's own environment.
