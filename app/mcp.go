@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 
 	"github.com/warren-dev/warren/backend/mcp"
@@ -204,15 +205,20 @@ func (a *App) SaveMCPExport() (string, error) {
 		return "", errors.New("no save dialog here: copy the exported JSON instead")
 	}
 	ctx := a.context()
-	data, err := a.core.ExportMCPServers(ctx)
-	if err != nil {
-		return "", err
-	}
 	path, err := a.saveFile(ctx, "Export MCP servers", "mcp-servers.json")
 	if err != nil || path == "" {
 		return "", err
 	}
-	if err := os.WriteFile(path, data, 0o600); err != nil {
+	// Over an existing config (Claude Desktop's, say) its other keys stay.
+	existing, err := os.ReadFile(path) //nolint:gosec // the path the user chose in the save dialog
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	data, err := a.core.ExportMCPServersInto(ctx, existing)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil { //nolint:gosec // the path the user chose in the save dialog
 		return "", err
 	}
 	return path, nil

@@ -13,7 +13,7 @@ import (
 	"github.com/warren-dev/warren/backend/warren"
 )
 
-const mcpUsage = "mcp list|add|remove|enable|disable|test|tools|logs|import|export|serve|grant|revoke|grants|request|requests|approve|reject (warren mcp help)"
+const mcpUsage = "mcp list|add|remove|enable|disable|restart|test|tools|logs|import|export|serve|grant|revoke|grants|request|requests|approve|reject (warren mcp help)"
 
 const mcpHelp = `warren mcp — manage local MCP servers
 
@@ -24,6 +24,7 @@ const mcpHelp = `warren mcp — manage local MCP servers
              --disabled  --sandbox [--network]  --deferred  --restricted
              --connect-timeout 30s  --call-timeout 2m  --replace
   remove NAME | enable NAME | disable NAME
+  restart NAME                           restart the server where it runs (a failed one is retried)
   test NAME [--json]                     connect once and list the tools found
   tools NAME [--json]                    the server's tools as Warren registers them
   tools NAME --off TOOL | --on TOOL      switch one tool off or on for every agent
@@ -56,6 +57,8 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 		return mcpList(ctx, env, rest)
 	case "remove", "enable", "disable":
 		return mcpSwitch(ctx, env, sub, rest)
+	case "restart":
+		return mcpRestart(ctx, env, rest)
 	case "test":
 		return mcpTest(ctx, env, rest)
 	case "tools":
@@ -159,6 +162,9 @@ func mcpAdd(ctx context.Context, env Env, args []string) error {
 		if errors.Is(err, warren.ErrMCPServerExists) {
 			return usagef("%v; add --replace to overwrite it", err)
 		}
+		if errors.Is(err, mcp.ErrNameTaken) {
+			return usagef("%v", err)
+		}
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "added MCP server %s (%s); check it with: warren mcp test %s\n", srv.Name, srv.Transport, srv.Name)
@@ -221,6 +227,9 @@ func pidText(pid int) string {
 
 func stateText(v warren.MCPServerView) string {
 	s := string(v.Status.State)
+	if v.Status.Via != "" && v.Status.State == mcp.StateConnected {
+		s += " via " + string(v.Status.Via)
+	}
 	if v.Status.State == mcp.StateReconnecting {
 		s += fmt.Sprintf(" (%d/%d)", v.Status.Attempt, v.Status.MaxAttempts)
 	}
@@ -272,7 +281,80 @@ func mcpSwitch(ctx context.Context, env Env, sub string, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "%s: %s\n", map[string]string{"remove": "removed", "enable": "enabled", "disable": "disabled"}[sub], pos[0])
+	if sub == "enable" {
+		if pid := w.MCPRunner(ctx); pid != 0 {
+			fmt.Fprintf(env.Stdout, "the Warren window (pid %d) starts it, or retries it if it had failed\n", pid)
+		}
+	}
 	return nil
+}
+
+// mcpRestart asks the process that runs the servers (the window) to
+// restart one and waits to see it come back; without such a process it
+// says so.
+func mcpRestart(ctx context.Context, env Env, args []string) error {
+	fs := flag.NewFlagSet("mcp restart", flag.ContinueOnError)
+	srv, w, err := openServer(ctx, env, fs, args)
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(w)
+	asked := time.Now()
+	if err := w.RestartMCPServer(ctx, srv.Name); err != nil {
+		return err
+	}
+	pid := w.MCPRunner(ctx)
+	if pid == 0 {
+		fmt.Fprintf(env.Stdout, "no Warren window is running MCP servers: %s starts with it (try it now with: warren mcp test %s)\n", srv.Name, srv.Name)
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "asked the Warren window (pid %d) to restart %s\n", pid, srv.Name)
+	wait := srv.ConnectTimeout
+	if wait <= 0 {
+		wait = mcp.DefaultConnectTimeout
+	}
+	deadline := time.Now().Add(wait + 5*time.Second)
+	for {
+		v, ok := serverView(ctx, w, srv.Name)
+		// Done once the restarted server's first attempt ended.
+		done := ok && v.Status.StartedAt.After(asked) && v.Status.State != mcp.StateConnecting
+		if done || !ok || time.Now().After(deadline) {
+			if !ok {
+				return fmt.Errorf("MCP server %s: the window stopped reporting it", srv.Name)
+			}
+			fmt.Fprintf(env.Stdout, "%s: %s, %s tools%s\n", srv.Name, stateText(v), toolsText(v), noteText(v))
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// serverView is one server's view as MCPServerViews gives it.
+func serverView(ctx context.Context, w *warren.Warren, name string) (warren.MCPServerView, bool) {
+	views, err := w.MCPServerViews(ctx)
+	if err != nil {
+		return warren.MCPServerView{}, false
+	}
+	for _, v := range views {
+		if v.Server.Name == name {
+			return v, v.Source != ""
+		}
+	}
+	return warren.MCPServerView{}, false
+}
+
+func noteText(v warren.MCPServerView) string {
+	if v.Status.LastError != "" {
+		return ": " + v.Status.LastError
+	}
+	if v.Status.Warning != "" {
+		return " (" + v.Status.Warning + ")"
+	}
+	return ""
 }
 
 // openServer is the start of commands about one stored server: parse the
@@ -316,8 +398,12 @@ func mcpTest(ctx context.Context, env Env, args []string) error {
 	if *asJSON {
 		return printJSON(env, res)
 	}
-	fmt.Fprintf(env.Stdout, "%s: connected to %s %s (protocol %s) in %.0f ms, %d tools, %d resources, %d prompts\n",
-		srv.Name, orDash(res.ServerName), res.ServerVersion, res.Protocol, res.LatencyMS, len(res.Tools), len(res.Resources), len(res.Prompts))
+	via := ""
+	if res.Via != "" {
+		via = " over " + string(res.Via)
+	}
+	fmt.Fprintf(env.Stdout, "%s: connected to %s %s (protocol %s%s) in %.0f ms, %d tools, %d resources, %d prompts\n",
+		srv.Name, orDash(res.ServerName), res.ServerVersion, res.Protocol, via, res.LatencyMS, len(res.Tools), len(res.Resources), len(res.Prompts))
 	if res.Warning != "" {
 		fmt.Fprintf(env.Stdout, "warning: %s\n", res.Warning)
 	}

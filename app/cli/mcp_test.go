@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/warren-dev/warren/app/cli"
-	core "github.com/warren-dev/warren/backend/warren"
 	"github.com/warren-dev/warren/tools"
 )
 
@@ -47,6 +46,8 @@ func TestMCPCommands(t *testing.T) {
 	want(t, warren(t, dir, "mcp", "list"), 0, "no MCP servers")
 	want(t, warren(t, dir, "mcp", "add", "ev", "--env", "GREETING=hi", "--", bin, "stdio"), 0, "added MCP server ev", "also-allow group:mcp:ev")
 	want(t, warren(t, dir, "mcp", "add", "ev", "--", bin, "stdio"), 2, "already exists")
+	want(t, warren(t, dir, "mcp", "add", "EV", "--", bin, "stdio"), 2, `MCP server name "EV": name taken by server "ev"`)
+	want(t, warren(t, dir, "mcp", "add", "EV", "--replace", "--", bin, "stdio"), 2, `name taken by server "ev"`)
 	want(t, warren(t, dir, "mcp", "list"), 0, "ev", "stdio", "stopped")
 	want(t, warren(t, dir, "mcp", "test", "ev"), 0, "connected to", "tools", "echo")
 	want(t, warren(t, dir, "mcp", "tools", "ev"), 0, "mcp_ev_get-sum", "REGISTERED AS")
@@ -143,16 +144,8 @@ func TestMCPListShowsAgentConnections(t *testing.T) {
 	want(t, warren(t, dir, "mcp", "grant", "ev", "--agent", "default", "--env", "MINE=1"), 0, "its own connection")
 
 	// The window: it runs the servers; agent default calls a tool.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	window, err := core.Open(ctx, core.Options{DataDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer window.Close()
-	done := make(chan struct{})
-	go func() { defer close(done); _ = window.RunMCP(ctx) }()
-	defer func() { cancel(); <-done }()
+	ctx := context.Background()
+	window := startWindow(t, dir)
 	actx := tools.WithCallContext(ctx, tools.CallContext{Agent: "default"})
 
 	deadline := time.Now().Add(30 * time.Second)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -72,17 +73,29 @@ func mcpExport(ctx context.Context, env Env, args []string) error {
 	if len(pos) > 1 {
 		return usagef("want at most one FILE")
 	}
-	data, err := w.ExportMCPServers(ctx)
-	if err != nil {
-		return err
-	}
 	if len(pos) == 0 {
+		data, err := w.ExportMCPServers(ctx)
+		if err != nil {
+			return err
+		}
 		_, err = env.Stdout.Write(data)
 		return err
 	}
-	if err := os.WriteFile(pos[0], data, 0o600); err != nil {
+	existing, err := os.ReadFile(pos[0]) //nolint:gosec // the file the user named
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "wrote %s (mode 0600: it contains the servers' env and header values)\n", pos[0])
+	data, err := w.ExportMCPServersInto(ctx, existing)
+	if err != nil {
+		return fmt.Errorf("%s: %w", pos[0], err)
+	}
+	if err := os.WriteFile(pos[0], data, 0o600); err != nil { //nolint:gosec // the file the user named
+		return err
+	}
+	what := "wrote"
+	if len(existing) > 0 {
+		what = "updated (its other keys, servers and comments kept)"
+	}
+	fmt.Fprintf(env.Stderr, "%s %s (mode 0600: it contains the servers' env and header values)\n", what, pos[0])
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -35,6 +36,45 @@ type conn struct {
 	alive    context.Context
 	stopLife context.CancelFunc
 	stderr   *logSink
+	// junk is what a stdio server wrote to stdout that was not JSON.
+	junk *stdoutJunk
+	// url and trace are set for HTTP servers, to say plainly what failed.
+	url   string
+	trace *httpTrace
+	// via is the transport used when it is not the configured one (the SSE
+	// fallback); note says why.
+	via  Transport
+	note string
+}
+
+// describe says a transport failure plainly (HTTP servers); other errors
+// pass unchanged.
+func (c *conn) describe(err error) error {
+	if c.trace == nil || err == nil {
+		return err
+	}
+	return describeHTTPError(c.url, err, c.trace)
+}
+
+// junkGrace is how long a server that wrote non-JSON to stdout gets to
+// answer initialize anyway (some print a banner first, then work).
+const junkGrace = 5 * time.Second
+
+// junkNote names a stdio server's non-JSON output for a "no answer" error.
+func (c *conn) junkNote() string {
+	if d := c.junk.describe(); d != "" {
+		return "; " + d
+	}
+	return ""
+}
+
+// junkSeen is closed once the server wrote non-JSON to stdout (nil, so
+// never ready, for HTTP servers).
+func (c *conn) junkSeen() <-chan struct{} {
+	if c.junk == nil {
+		return nil
+	}
+	return c.junk.seen
 }
 
 // dialOptions are what a connection needs besides the server config.
@@ -67,34 +107,61 @@ func (c *conn) deathError() error {
 }
 
 // dial connects and initialises; it fails with a message naming the cause
-// (command not found, exited with code N and its last stderr lines, timeout).
+// (command not found, exited with code N and its last stderr lines, the
+// HTTP status or network failure at the URL, timeout). A streamable HTTP
+// server that refuses the initialize POST with 400, 404 or 405 is tried
+// over the legacy HTTP+SSE transport at the same URL, as the MCP spec's
+// backwards-compatibility section describes.
 func dial(ctx context.Context, s Server, o dialOptions) (*conn, error) {
+	c, err := dialAs(ctx, s, o, s.Transport)
+	if err == nil || s.Transport != TransportHTTP || !legacySSECandidate(err) {
+		return c, err
+	}
+	var he, sseErr *httpError
+	errors.As(err, &he)
+	sc, serr := dialAs(ctx, s, o, TransportSSE)
+	if errors.As(serr, &sseErr) && sseErr.Status == he.Status {
+		return nil, fmt.Errorf("%w (over streamable HTTP and over the legacy SSE transport)", err)
+	}
+	if serr != nil {
+		return nil, fmt.Errorf("%w; the legacy SSE transport at the same URL failed too: %v", err, serr)
+	}
+	sc.via = TransportSSE
+	sc.note = fmt.Sprintf("connected over the legacy SSE transport: the server refused streamable HTTP (%d %s)", he.Status, http.StatusText(he.Status))
+	return sc, nil
+}
+
+// dialAs connects to s over transport t.
+func dialAs(ctx context.Context, s Server, o dialOptions, t Transport) (*conn, error) {
 	c := &conn{dead: make(chan struct{}), stderr: o.log}
 	c.alive, c.stopLife = context.WithCancel(context.Background())
 	var err error
-	switch s.Transport {
+	switch t {
 	case TransportStdio:
 		err = c.startProcess(ctx, s, o)
 	case TransportSSE:
+		c.url, c.trace = s.URL, newHTTPTrace()
 		var cl *client.Client
-		cl, err = client.NewSSEMCPClient(s.URL, client.WithHeaders(o.headers), transport.WithSSELogger(o.logger))
+		cl, err = client.NewSSEMCPClient(s.URL, client.WithHeaders(o.headers), transport.WithSSELogger(o.logger),
+			transport.WithHTTPClient(&http.Client{Transport: c.trace}))
 		if err == nil {
 			c.client = cl
-			cl.OnConnectionLost(func(e error) { c.markDead(fmt.Errorf("connection lost: %w", e)) })
+			cl.OnConnectionLost(func(e error) { c.markDead(fmt.Errorf("connection lost: %w", c.describe(e))) })
 		}
 	case TransportHTTP:
+		c.url, c.trace = s.URL, newHTTPTrace()
 		var tr *transport.StreamableHTTP
 		// Continuous listening keeps the connection on the 2025-11-25 protocol,
 		// where only the standalone GET stream delivers tools/list_changed;
 		// the Node servers users run today speak nothing newer.
 		tr, err = transport.NewStreamableHTTP(s.URL, transport.WithHTTPHeaders(o.headers),
 			transport.WithContinuousListening(), //nolint:staticcheck // see above
-			transport.WithHTTPLogger(o.logger))
+			transport.WithHTTPLogger(o.logger), transport.WithHTTPBasicClient(&http.Client{Transport: c.trace}))
 		if err == nil {
 			c.client = client.NewClient(tr)
 		}
 	default:
-		err = fmt.Errorf("unknown transport %q", s.Transport)
+		err = fmt.Errorf("unknown transport %q", t)
 	}
 	if err != nil {
 		return nil, err
@@ -131,26 +198,44 @@ func (c *conn) initialize(ctx context.Context, s Server) error {
 		res, err := c.client.Initialize(ctx, req)
 		done <- outcome{res, err}
 	}()
-	select {
-	case o := <-done:
-		if o.err != nil {
-			if derr := c.preferDeath(nil); derr != nil {
+	noAnswer := func() error {
+		if c.url != "" {
+			return fmt.Errorf("no answer from %s to initialize within %s", c.url, s.connectTimeout())
+		}
+		return fmt.Errorf("no answer to initialize within %s%s", s.connectTimeout(), c.junkNote())
+	}
+	junk := c.junkSeen()
+	var grace <-chan time.Time
+	for {
+		select {
+		case o := <-done:
+			if o.err != nil {
+				if derr := c.preferDeath(nil); derr != nil {
+					return derr
+				}
+				if ctx.Err() != nil {
+					return noAnswer()
+				}
+				if c.trace != nil {
+					return c.describe(o.err)
+				}
+				return fmt.Errorf("initialize: %w%s", o.err, c.junkNote())
+			}
+			c.init, c.protocol = o.res, o.res.ProtocolVersion
+			return nil
+		case <-c.dead:
+			return c.deadErr
+		case <-junk:
+			junk, grace = nil, time.After(junkGrace)
+		case <-grace:
+			return fmt.Errorf("%s and no answer to initialize (an MCP server may write only JSON-RPC messages to stdout; logs belong on stderr)",
+				c.junk.describe())
+		case <-ctx.Done():
+			if derr := c.deathError(); derr != nil {
 				return derr
 			}
-			if ctx.Err() != nil {
-				return fmt.Errorf("no answer to initialize within %s", s.connectTimeout())
-			}
-			return fmt.Errorf("initialize: %w", o.err)
+			return noAnswer()
 		}
-		c.init, c.protocol = o.res, o.res.ProtocolVersion
-		return nil
-	case <-c.dead:
-		return c.deadErr
-	case <-ctx.Done():
-		if derr := c.deathError(); derr != nil {
-			return derr
-		}
-		return fmt.Errorf("no answer to initialize within %s", s.connectTimeout())
 	}
 }
 
@@ -168,10 +253,7 @@ func (c *conn) startProcess(ctx context.Context, s Server, o dialOptions) error 
 		}
 		// Not CommandContext: the process outlives the dial context; close kills it.
 		cmd = exec.Command(path, s.Args...) //nolint:gosec,noctx // the user configured this command; it outlives any request context
-		cmd.Env = os.Environ()
-		for k, v := range o.env {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
+		cmd.Env = processEnv(o.env)
 		cmd.Dir = s.Cwd
 	}
 	ownProcess(cmd)
@@ -200,7 +282,14 @@ func (c *conn) startProcess(ctx context.Context, s Server, o dialOptions) error 
 		err := cmd.Wait()
 		c.markDead(c.exitError(err))
 	}()
-	c.client = client.NewClient(transport.NewIO(stdout, stdin, nil))
+	c.junk = newStdoutJunk()
+	filtered := newStdoutFilter(stdout, func(line []byte) {
+		c.junk.add(line)
+		if o.log != nil {
+			_, _ = fmt.Fprintf(o.log, "warren: the server wrote non-JSON to stdout: %s\n", junkPreview(line, 200))
+		}
+	})
+	c.client = client.NewClient(transport.NewIO(filtered, stdin, nil))
 	return nil
 }
 
@@ -270,7 +359,7 @@ func (c *conn) close() {
 func (c *conn) listTools(ctx context.Context) ([]mcp.Tool, error) {
 	res, err := c.client.ListTools(ctx, mcp.ListToolsRequest{})
 	if err != nil {
-		return nil, c.preferDeath(err)
+		return nil, c.preferDeath(c.describe(err))
 	}
 	return res.Tools, nil
 }
@@ -331,7 +420,7 @@ func (c *conn) callTool(ctx context.Context, tool string, args json.RawMessage, 
 		}
 		return nil, ctx.Err() // the call timed out
 	}
-	return nil, c.preferDeath(err)
+	return nil, c.preferDeath(c.describe(err))
 }
 
 // logSink is a server's stderr: appended to its log file and kept as a ring
@@ -373,19 +462,40 @@ func (l *logSink) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Tail returns up to n recent lines.
+// Tail returns up to n recent lines, a run of identical lines as one
+// ("<line> (repeated 5 times)": a server restarted five times says the
+// same thing five times).
 func (l *logSink) Tail(n int) []string {
 	if l == nil {
 		return nil
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	lines := l.lines
 	if l.partial != "" {
 		lines = append(append([]string(nil), lines...), l.partial)
 	}
+	lines = collapseRepeats(lines)
+	l.mu.Unlock()
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
-	return append([]string(nil), lines...)
+	return lines
+}
+
+// collapseRepeats returns lines with each run of identical lines as one.
+func collapseRepeats(lines []string) []string {
+	out := make([]string, 0, len(lines))
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for j < len(lines) && lines[j] == lines[i] {
+			j++
+		}
+		if j-i > 1 {
+			out = append(out, fmt.Sprintf("%s (repeated %d times)", lines[i], j-i))
+		} else {
+			out = append(out, lines[i])
+		}
+		i = j
+	}
+	return out
 }

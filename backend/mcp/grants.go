@@ -305,6 +305,13 @@ func (a Access) Permits(agent, user, tool string) (bool, string) {
 	return true, ""
 }
 
+// PermitsSwitchedOn is Permits as if the user had not switched the tool
+// off: whether agent could call it once it is on again.
+func (a Access) PermitsSwitchedOn(agent, user, tool string) (bool, string) {
+	a.server.ToolDeny = nil
+	return a.Permits(agent, user, tool)
+}
+
 // AgentOverrides returns the decrypted overrides of every enabled agent
 // grant that has some, by server and agent.
 func (s *Store) AgentOverrides(ctx context.Context) (map[string]map[string]Overrides, error) {

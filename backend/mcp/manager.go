@@ -70,7 +70,10 @@ type Manager struct {
 	// its first call.
 	overrides map[string]map[string]Overrides
 	agents    map[string]map[string]*supervised
-	wg        sync.WaitGroup
+	// restartSeen is the latest restart request taken, by server (nil
+	// until Sync first looks).
+	restartSeen map[string]int64
+	wg          sync.WaitGroup
 }
 
 // supervised is one server with its supervisor goroutine.
@@ -164,7 +167,8 @@ func (m *Manager) loadOverrides(ctx context.Context) error {
 	return nil
 }
 
-// Start starts (or keeps running) one stored server, enabled or not.
+// Start starts (or keeps running) one stored server, enabled or not; a
+// server that failed is retried at once, from the first attempt.
 func (m *Manager) Start(ctx context.Context, name string) error {
 	srv, err := m.opts.Store.Get(ctx, name)
 	if err != nil {
@@ -172,6 +176,9 @@ func (m *Manager) Start(ctx context.Context, name string) error {
 	}
 	if err := m.loadOverrides(ctx); err != nil {
 		return err
+	}
+	if st, ok := m.status(name); ok && st.State == StateFailed {
+		return m.Restart(ctx, name)
 	}
 	m.mu.Lock()
 	delete(m.held, name)
@@ -225,7 +232,8 @@ func (m *Manager) Stop(name string) {
 }
 
 // Sync makes the running set match the store: removed or disabled servers
-// stop, changed ones restart; with startEnabled, enabled ones not running
+// stop, changed ones restart, and ones another process asked to restart
+// (RequestRestart) restart; with startEnabled, enabled ones not running
 // start.
 func (m *Manager) Sync(ctx context.Context, startEnabled bool) error {
 	list, err := m.opts.Store.List(ctx)
@@ -235,6 +243,7 @@ func (m *Manager) Sync(ctx context.Context, startEnabled bool) error {
 	if err := m.loadOverrides(ctx); err != nil {
 		return err
 	}
+	restarts := m.takeRestartRequests(ctx)
 	want := map[string]Server{}
 	for _, srv := range list {
 		want[srv.Name] = srv
@@ -259,6 +268,7 @@ func (m *Manager) Sync(ctx context.Context, startEnabled bool) error {
 			m.refreshConfig(srv)
 		}
 	}
+	m.applyRestartRequests(ctx, restarts, want)
 	if startEnabled {
 		m.mu.Lock()
 		held := maps.Clone(m.held)
@@ -315,7 +325,7 @@ func (m *Manager) launch(srv Server, agent string, over Overrides) *supervised {
 		agent: agent, over: over,
 		cfg: srv, cancel: cancel, done: make(chan struct{}), kick: make(chan struct{}, 1), ready: make(chan struct{}),
 		status: Status{Name: srv.Name, Transport: srv.Transport, Enabled: srv.Enabled, State: StateConnecting, MaxAttempts: m.opts.Backoff.Attempts,
-			agent: agent},
+			StartedAt: time.Now(), agent: agent},
 		logs: openServerLog(m.opts.LogDir, logName),
 	}
 	m.wg.Add(1)
@@ -384,6 +394,14 @@ func (m *Manager) Tools(name string) ([]mcp.Tool, bool) {
 // ErrNotConnected marks a call to a server that is not connected now.
 var ErrNotConnected = errors.New("not connected")
 
+// notConnected is an error that says why (the text is the whole message)
+// and matches ErrNotConnected.
+type notConnected string
+
+func (e notConnected) Error() string { return string(e) }
+
+func (e notConnected) Is(target error) bool { return target == ErrNotConnected }
+
 // ErrCallTimeout marks a call the server did not answer within its timeout.
 var ErrCallTimeout = errors.New("call timed out")
 
@@ -406,12 +424,12 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args []byte) (*
 	c, st, timeout := s.conn, s.status, s.cfg.callTimeout()
 	s.mu.Unlock()
 	if c == nil {
-		return nil, fmt.Errorf("MCP server %s is %s%s: %w", label, st.State, describeWait(st), ErrNotConnected)
+		return nil, notConnected(downText(label, st))
 	}
 	res, err := c.callTool(ctx, tool, args, timeout)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			return nil, fmt.Errorf("MCP server %s did not answer %s within %s: %w", label, tool, timeout, ErrCallTimeout)
+			return nil, fmt.Errorf("MCP server %s did not answer %s within %s%s: %w", label, tool, timeout, c.junkNote(), ErrCallTimeout)
 		}
 		s.poke()
 		return nil, fmt.Errorf("MCP server %s: %w", label, err)

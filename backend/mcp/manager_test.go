@@ -140,7 +140,7 @@ func TestFailingServerEndsFailed(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := waitState(t, ch, "broken", 30*time.Second, StateFailed)
-	for _, want := range []string{"exited with code 3", "cannot open config.yaml"} {
+	for _, want := range []string{"exited with code 3", "cannot open config.yaml (repeated 4 times)"} {
 		if !strings.Contains(st.LastError, want) {
 			t.Errorf("last error %q lacks %q", st.LastError, want)
 		}
@@ -150,7 +150,8 @@ func TestFailingServerEndsFailed(t *testing.T) {
 	}
 	// Calls to a failed server say so.
 	_, err := m.Call(context.Background(), "broken", "x", nil)
-	if err == nil || !strings.Contains(err.Error(), "failed") {
+	if err == nil || !strings.Contains(err.Error(), "MCP server broken is down: server process exited with code 3") ||
+		!strings.Contains(err.Error(), "gave up after 3 attempts") {
 		t.Fatalf("call to failed server: %v", err)
 	}
 	lines, err := ReadLog(filepath.Join(f.dir, "logs"), "broken", 10)

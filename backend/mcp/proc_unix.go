@@ -3,6 +3,7 @@
 package mcp
 
 import (
+	"errors"
 	"os/exec"
 	"syscall"
 	"time"
@@ -31,4 +32,14 @@ func killGroup(cmd *exec.Cmd) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+}
+
+// ProcessAlive reports whether a process with this id exists (EPERM: it
+// exists but belongs to another user).
+func ProcessAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/warren-dev/warren/backend/events"
@@ -31,10 +30,13 @@ type Status struct {
 	Enabled   bool      `json:"enabled"`
 	State     State     `json:"state"`
 	// Protocol is the negotiated MCP protocol version.
-	Protocol      string `json:"protocol,omitempty"`
-	ServerName    string `json:"server_name,omitempty"`
-	ServerVersion string `json:"server_version,omitempty"`
-	Tools         int    `json:"tools"`
+	Protocol string `json:"protocol,omitempty"`
+	// Via is the transport in use when it is not the configured one (a
+	// streamable HTTP server reached over the legacy SSE fallback).
+	Via           Transport `json:"via,omitempty"`
+	ServerName    string    `json:"server_name,omitempty"`
+	ServerVersion string    `json:"server_version,omitempty"`
+	Tools         int       `json:"tools"`
 	// Resources and Prompts are what the server listed at connect time.
 	Resources int `json:"resources"`
 	Prompts   int `json:"prompts"`
@@ -48,7 +50,9 @@ type Status struct {
 	MaxAttempts int       `json:"max_attempts,omitempty"`
 	NextRetry   time.Time `json:"next_retry,omitzero"`
 	ConnectedAt time.Time `json:"connected_at,omitzero"`
-	PID         int       `json:"pid,omitempty"`
+	// StartedAt is when Warren last started (or restarted) the server.
+	StartedAt time.Time `json:"started_at,omitzero"`
+	PID       int       `json:"pid,omitempty"`
 	// AgentConnections are the connections of agents whose grant overrides
 	// the server's configuration.
 	AgentConnections []AgentConnection `json:"agent_connections,omitempty"`
@@ -94,17 +98,6 @@ func (m *Manager) status(name string) (Status, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.status, true
-}
-
-func describeWait(st Status) string {
-	out := ""
-	if st.LastError != "" {
-		out += " (last error: " + st.LastError + ")"
-	}
-	if !st.NextRetry.IsZero() {
-		out += fmt.Sprintf("; next attempt %d/%d in %s", st.Attempt, st.MaxAttempts, time.Until(st.NextRetry).Round(time.Second))
-	}
-	return out
 }
 
 // publish sends a server's status; an agent connection's change is sent

@@ -16,6 +16,11 @@ import (
 // ErrNotFound marks an unknown server, grant or request.
 var ErrNotFound = errors.New("not found")
 
+// ErrNameTaken marks a server name that differs from a stored one only in
+// case: names are unique regardless of case (they name tool groups, log
+// files and, on some systems, files that ignore case).
+var ErrNameTaken = errors.New("name taken")
+
 // Store keeps servers, grants and access requests in Warren's database.
 type Store struct {
 	db  *sql.DB
@@ -148,6 +153,14 @@ func (s *Store) Save(ctx context.Context, srv Server, mode SaveMode) error {
 		return err
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
+		var other string
+		err := tx.QueryRowContext(ctx, "SELECT name FROM mcp_servers WHERE name = ? COLLATE NOCASE AND name <> ?", srv.Name, srv.Name).Scan(&other)
+		if err == nil {
+			return fmt.Errorf("MCP server name %q: %w by server %q (names must differ in more than case)", srv.Name, ErrNameTaken, other)
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("save mcp server %q: %w", srv.Name, err)
+		}
 		env, headers := map[string]string{}, map[string]string{}
 		if mode == MergeSecrets {
 			_, oldEnv, oldHeaders, err := s.get(ctx, tx, srv.Name)
@@ -158,7 +171,7 @@ func (s *Store) Save(ctx context.Context, srv Server, mode SaveMode) error {
 				env, headers = oldEnv, oldHeaders
 			}
 		}
-		env, err := secrets.MergeEnv(s.box, env, srv.Env)
+		env, err = secrets.MergeEnv(s.box, env, srv.Env)
 		if err != nil {
 			return err
 		}

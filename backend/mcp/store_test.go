@@ -196,3 +196,30 @@ func TestSavedServersExport(t *testing.T) {
 	// An empty value deletes a stored one and is no part of the check.
 	f.save(t, Server{Name: "ok", Transport: TransportHTTP, URL: "http://h/mcp", Env: map[string]string{"OLD": ""}})
 }
+
+// Names are unique regardless of case; saving the same name again updates.
+func TestStoreNamesIgnoreCase(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newFixture(t)
+	ok1 := Server{Name: "ok1", Transport: TransportStdio, Command: "true", Enabled: true}
+	f.save(t, ok1)
+	for _, name := range []string{"OK1", "Ok1", "oK1"} {
+		s := ok1
+		s.Name = name
+		err := f.store.Save(ctx, s, ReplaceSecrets)
+		if !errors.Is(err, ErrNameTaken) || !strings.Contains(err.Error(), `by server "ok1"`) || !strings.Contains(err.Error(), `"`+name+`"`) {
+			t.Fatalf("save %s: %v", name, err)
+		}
+	}
+	ok1.Args = []string{"again"}
+	if err := f.store.Save(ctx, ok1, MergeSecrets); err != nil {
+		t.Fatalf("updating ok1: %v", err)
+	}
+	other := ok1
+	other.Name = "ok2"
+	f.save(t, other)
+	if list, err := f.store.List(ctx); err != nil || len(list) != 2 {
+		t.Fatalf("list = %+v, %v", list, err)
+	}
+}

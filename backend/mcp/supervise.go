@@ -129,7 +129,7 @@ func (m *Manager) connect(ctx context.Context, s *supervised) (*conn, error) {
 	changed := !sameTools(s.tools, tools)
 	s.tools = tools
 	s.status.State, s.status.Attempt, s.status.NextRetry = StateConnected, 0, time.Time{}
-	s.status.Protocol, s.status.PID = c.protocol, c.pid()
+	s.status.Protocol, s.status.PID, s.status.Via = c.protocol, c.pid(), c.via
 	if c.init != nil {
 		s.status.ServerName, s.status.ServerVersion = c.init.ServerInfo.Name, c.init.ServerInfo.Version
 	}
@@ -137,6 +137,7 @@ func (m *Manager) connect(ctx context.Context, s *supervised) (*conn, error) {
 	s.status.LatencyMS = float64(latency.Microseconds()) / 1000
 	s.status.LastError = ""
 	setToolWarning(&s.status, tools, c)
+	setConnWarning(&s.status, c)
 	st := s.status
 	s.mu.Unlock()
 	m.publish(st)
@@ -157,6 +158,16 @@ func setToolWarning(st *Status, tools []mcp.Tool, c *conn) {
 		return
 	}
 	st.Warning = "connected, but the server listed 0 tools"
+}
+
+// setConnWarning adds what the connection noticed to the warning: a stdio
+// server's non-JSON stdout, an HTTP server reached over the SSE fallback.
+func setConnWarning(st *Status, c *conn) {
+	for _, d := range []string{c.note, c.junk.describe()} {
+		if d != "" {
+			st.Warning = strings.TrimPrefix(st.Warning+"; "+d, "; ")
+		}
+	}
 }
 
 // watch health-checks a connection until it dies or ctx ends; it returns
@@ -198,7 +209,7 @@ func (m *Manager) check(ctx context.Context, s *supervised, c *conn) error {
 	tools, err := c.listTools(hctx)
 	if err != nil {
 		if hctx.Err() == context.DeadlineExceeded {
-			return fmt.Errorf("health check: no answer within %s", m.opts.HealthTimeout)
+			return fmt.Errorf("health check: no answer within %s%s", m.opts.HealthTimeout, c.junkNote())
 		}
 		return fmt.Errorf("health check: %w", err)
 	}
@@ -209,6 +220,7 @@ func (m *Manager) check(ctx context.Context, s *supervised, c *conn) error {
 	s.status.LastHealth = time.Now()
 	s.status.LatencyMS = float64(latency.Microseconds()) / 1000
 	setToolWarning(&s.status, tools, c)
+	setConnWarning(&s.status, c)
 	st := s.status
 	s.mu.Unlock()
 	m.publish(st)
@@ -238,7 +250,9 @@ func sameTools(a, b []mcp.Tool) bool {
 
 // TestResult is what a one-off connection test found.
 type TestResult struct {
-	Protocol      string     `json:"protocol"`
+	Protocol string `json:"protocol"`
+	// Via is the transport used when it is not the configured one.
+	Via           Transport  `json:"via,omitempty"`
 	ServerName    string     `json:"server_name"`
 	ServerVersion string     `json:"server_version"`
 	Tools         []mcp.Tool `json:"tools"`
@@ -287,7 +301,7 @@ func (m *Manager) Test(ctx context.Context, srv Server) (TestResult, error) {
 	if err != nil {
 		return TestResult{Stderr: sink.Tail(20)}, fmt.Errorf("tools/list: %w", err)
 	}
-	res := TestResult{Protocol: c.protocol, Tools: tools, LatencyMS: float64(time.Since(start).Microseconds()) / 1000, Stderr: sink.Tail(20)}
+	res := TestResult{Protocol: c.protocol, Via: c.via, Tools: tools, LatencyMS: float64(time.Since(start).Microseconds()) / 1000, Stderr: sink.Tail(20)}
 	var note string
 	res.Resources, res.Prompts, note = c.catalog(ctx)
 	if note != "" {
@@ -298,6 +312,7 @@ func (m *Manager) Test(ctx context.Context, srv Server) (TestResult, error) {
 	}
 	var st Status
 	setToolWarning(&st, tools, c)
+	setConnWarning(&st, c)
 	if st.Warning != "" {
 		res.Warning = strings.TrimPrefix(res.Warning+"; "+st.Warning, "; ")
 	}

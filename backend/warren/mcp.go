@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -73,6 +72,7 @@ func (w *Warren) RunMCP(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
+			w.dropStatusSnapshot(ctx)
 			return nil
 		case <-tick.C:
 			if err := w.reloadMCP(ctx, false); err != nil {
@@ -239,6 +239,35 @@ func (w *Warren) mcpPermits(t tools.Tool, agent, user string) (bool, string) {
 	return access.Permits(agent, user, tool)
 }
 
+// explainMissingTool tells an agent why an MCP tool it may use is not
+// there now (its server is down, stopped or switched off, or the tool is
+// switched off). An agent that may not use the tool — no grant, or the
+// policy leaves it out — learns nothing more than "unknown tool".
+func (w *Warren) explainMissingTool(ctx context.Context, name string) (tools.Result, bool) {
+	u, ok := w.MCP().Unavailable(ctx, name)
+	if !ok {
+		return tools.Result{}, false
+	}
+	cc := tools.CallContextFrom(ctx)
+	w.mcp.mu.Lock()
+	access, known := w.mcp.access[u.Server]
+	w.mcp.mu.Unlock()
+	if !known {
+		return tools.Result{}, false
+	}
+	if ok, _ := access.PermitsSwitchedOn(cc.Agent, localUser, u.Tool); !ok {
+		return tools.Result{}, false
+	}
+	if ok, _ := w.gate(ctx, tools.Info{Name: name, Group: policy.MCPGroup(u.Server), Class: tools.ClassRuntime}); !ok {
+		return tools.Result{}, false
+	}
+	code := tools.CodeNetwork
+	if u.ByUser {
+		code = tools.CodePermission
+	}
+	return tools.Errorf(code, "%s", u.Reason), true
+}
+
 // withoutUngranted removes the MCP tools an agent has no grant for.
 func (w *Warren) withoutUngranted(reg *tools.Registry, d policy.Decision, agent string) policy.Decision {
 	return d.Without(func(name string) bool {
@@ -309,10 +338,33 @@ func (w *Warren) DeleteMCPServer(ctx context.Context, name string) error {
 }
 
 // SetMCPServerEnabled switches a server on or off. The process that runs
-// the servers (RunMCP) starts or stops it on its next reload; the window
-// starts it at once with MCP().Start.
+// the servers (RunMCP) starts or stops it on its next reload, and retries
+// it at once when it is on but failed or reconnecting; the window starts
+// it at once with MCP().Start.
 func (w *Warren) SetMCPServerEnabled(ctx context.Context, name string, on bool) error {
 	if err := w.MCP().Store().SetEnabled(ctx, name, on); err != nil {
+		return err
+	}
+	if on {
+		if err := w.MCP().RequestRestart(ctx, name, true); err != nil {
+			return err
+		}
+	}
+	return w.reloadMCP(ctx, true)
+}
+
+// RestartMCPServer restarts a server wherever it runs: here at once, and
+// in the process that runs the servers (the window) on its next reload. A
+// failed server is retried from the first attempt.
+func (w *Warren) RestartMCPServer(ctx context.Context, name string) error {
+	srv, err := w.MCP().Store().Get(ctx, name)
+	if err != nil {
+		return err
+	}
+	if !srv.Enabled {
+		return fmt.Errorf("MCP server %s is switched off: switch it on (warren mcp enable %s) to start it", name, name)
+	}
+	if err := w.MCP().RequestRestart(ctx, name, false); err != nil {
 		return err
 	}
 	return w.reloadMCP(ctx, true)
@@ -376,89 +428,6 @@ func (w *Warren) MCPServerTools(ctx context.Context, name string) ([]MCPToolView
 			Enabled: !slices.Contains(srv.ToolDeny, t.Name), Danger: mcp.DangerOf(t.Annotations).String()})
 	}
 	return out, nil
-}
-
-// MCPServerView is a server's configuration with its status.
-type MCPServerView struct {
-	Server mcp.Server `json:"server"`
-	Status mcp.Status `json:"status"`
-	// Source says whose status this is when it comes from another process
-	// (the window keeps servers running; the CLI only reads its snapshot).
-	Source string `json:"source,omitempty"`
-}
-
-// settingMCPStatus holds the window's latest status snapshot for the CLI.
-const settingMCPStatus = "mcp.status_snapshot"
-
-type statusSnapshot struct {
-	At       time.Time    `json:"at"`
-	PID      int          `json:"pid"`
-	Statuses []mcp.Status `json:"statuses"`
-}
-
-// MCPServerViews lists every server with its live status in this process,
-// or — for servers this process does not run — the snapshot the running
-// window saved, marked as such.
-func (w *Warren) MCPServerViews(ctx context.Context) ([]MCPServerView, error) {
-	list, err := w.MCP().Store().List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	live, err := w.MCP().Statuses(ctx)
-	if err != nil {
-		return nil, err
-	}
-	byName := map[string]mcp.Status{}
-	for _, st := range live {
-		byName[st.Name] = st
-	}
-	var snap statusSnapshot
-	if raw, ok, err := w.db.GetSetting(ctx, settingMCPStatus); err == nil && ok {
-		_ = json.Unmarshal([]byte(raw), &snap)
-	}
-	fromWindow := map[string]mcp.Status{}
-	if snap.PID != os.Getpid() && time.Since(snap.At) < 3*snapshotEvery {
-		for _, st := range snap.Statuses {
-			fromWindow[st.Name] = st
-		}
-	}
-	out := make([]MCPServerView, 0, len(list))
-	for _, s := range list {
-		v := MCPServerView{Server: s, Status: byName[s.Name]}
-		if st, ok := fromWindow[s.Name]; ok && v.Status.State == mcp.StateStopped {
-			v.Status, v.Source = st, fmt.Sprintf("reported by the Warren window (pid %d) at %s", snap.PID, snap.At.Format(time.TimeOnly))
-		}
-		v.Status.Enabled = s.Enabled
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-// saveStatusSnapshot records this process's statuses for other processes:
-// at once when they change, else every snapshotEvery so readers can tell a
-// live window from a stale snapshot.
-func (w *Warren) saveStatusSnapshot(ctx context.Context, last *snapshotMark) {
-	sts, err := w.MCP().Statuses(ctx)
-	if err != nil {
-		return
-	}
-	raw, err := json.Marshal(sts)
-	if err != nil || (string(raw) == last.body && time.Since(last.at) < snapshotEvery) {
-		return
-	}
-	snap, err := json.Marshal(statusSnapshot{At: time.Now(), PID: os.Getpid(), Statuses: sts})
-	if err == nil && w.db.SetSetting(ctx, settingMCPStatus, string(snap)) == nil {
-		*last = snapshotMark{body: string(raw), at: time.Now()}
-	}
-}
-
-// snapshotEvery is how often an unchanged snapshot is refreshed; a snapshot
-// older than three periods is ignored (the window is gone).
-const snapshotEvery = 10 * time.Second
-
-type snapshotMark struct {
-	body string
-	at   time.Time
 }
 
 // MCPPolicyHint says how to offer a server's tools to agents when the

@@ -98,11 +98,14 @@ func TestMCPToolsThroughTheCore(t *testing.T) {
 	if res := call(t, w, "default", "mcp_ev_get-sum", `{"a":20,"b":22}`); res.IsError || !strings.Contains(res.ForLLM, "42") {
 		t.Fatalf("get-sum = %+v", res)
 	}
-	// A tool switched off disappears from the registry.
+	// A tool switched off disappears from the registry; a call says why.
 	if err := w.SetMCPToolEnabled(ctx, "ev", "get-sum", false); err != nil {
 		t.Fatal(err)
 	}
-	if res := call(t, w, "default", "mcp_ev_get-sum", `{}`); res.Code() != tools.CodeNotFound {
+	if _, ok := inventoryRow(t, w, "default", "mcp_ev_get-sum"); ok {
+		t.Fatal("a switched-off tool is still in the inventory")
+	}
+	if res := call(t, w, "default", "mcp_ev_get-sum", `{}`); res.Code() != tools.CodePermission || !strings.Contains(res.ForLLM, "switched off by the user") {
 		t.Fatalf("switched-off tool still callable: %+v", res)
 	}
 	// Disabling the server takes its tools away.

@@ -146,6 +146,13 @@ func (w *Warren) importMCPChoices(ctx context.Context, data []byte, choices []MC
 // document. It contains the decrypted env and header values: the caller
 // must tell the user the file holds secrets.
 func (w *Warren) ExportMCPServers(ctx context.Context) ([]byte, error) {
+	return w.ExportMCPServersInto(ctx, nil)
+}
+
+// ExportMCPServersInto writes every server into an existing config file's
+// text (Claude Desktop, Cursor, VS Code), keeping what Warren does not
+// manage: other keys, other servers, comments (see mcpconfig.ExportInto).
+func (w *Warren) ExportMCPServersInto(ctx context.Context, existing []byte) ([]byte, error) {
 	store := w.MCP().Store()
 	list, err := store.List(ctx)
 	if err != nil {
@@ -159,7 +166,7 @@ func (w *Warren) ExportMCPServers(ctx context.Context) ([]byte, error) {
 		}
 		out = append(out, s.Config(env, headers))
 	}
-	return mcpconfig.Export(out)
+	return mcpconfig.ExportInto(existing, out)
 }
 
 // settingClaudeOffer remembers that the user answered the first-run offer.

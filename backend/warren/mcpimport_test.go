@@ -248,3 +248,18 @@ func TestImportMCPServersStoresDownloadersDisabled(t *testing.T) {
 		t.Fatal("uvx server stored enabled")
 	}
 }
+
+// A server whose name differs from a stored one only in case is not
+// imported, with a warning naming the stored server.
+func TestMCPImportNameCase(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := open(t, t.TempDir())
+	if _, err := w.ImportMCPServers(ctx, []byte(`{"mcpServers":{"ok1":{"command":"true"}}}`), false); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := w.ImportMCPServers(ctx, []byte(`{"mcpServers":{"OK1":{"command":"true"}}}`), true)
+	if err != nil || len(rep.Added)+len(rep.Replaced) != 0 || len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], `name taken by server "ok1"`) {
+		t.Fatalf("import = %+v, %v", rep, err)
+	}
+}

@@ -166,6 +166,7 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		Logger:   w.log,
 		Gate:     w.gate,
 		Approver: w.approveTool,
+		Missing:  w.explainMissingTool,
 	})
 	shellDeps := runtime.Deps{Workspace: w.workspace, Runner: w.runnerFor, Approvals: w.approvals, Processes: w.processes, DataDir: w.dataDir}
 	err = builtin.Register(w.registry, builtin.Deps{

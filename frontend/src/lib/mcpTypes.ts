@@ -41,6 +41,8 @@ export interface McpStatus {
   enabled: boolean;
   state: McpState;
   protocol?: string;
+  /** The transport in use when it is not the configured one (the SSE fallback). */
+  via?: McpTransport;
   server_name?: string;
   server_version?: string;
   tools: number;
@@ -58,6 +60,8 @@ export interface McpStatus {
   max_attempts?: number;
   next_retry?: string;
   connected_at?: string;
+  /** When Warren last started (or restarted) the server. */
+  started_at?: string;
   pid?: number;
   /** The agents' own connections: one per agent whose grant has config overrides. */
   agent_connections?: McpAgentConnection[] | null;
@@ -77,6 +81,8 @@ export interface McpServerView {
   status: McpStatus;
   /** Set when the status comes from another Warren process. */
   source?: string;
+  /** The Warren process that ran the server is gone; status.warning says what it last said. */
+  writer_gone?: boolean;
 }
 
 /** The "mcp:event" payload envelope (topic "mcp.status"). */
