@@ -35,7 +35,7 @@ func staticGroupTable() map[string][]string {
 		"web":        {"web_search", "web_fetch"},
 		"memory":     {"memory_search", "memory_get"},
 		"sessions":   {"sessions_list", "sessions_history", "sessions_send", "spawn", "session_status"},
-		"knowledge":  {"knowledge_graph_search", "skill_search", "tool_search"},
+		"knowledge":  {"knowledge_graph_search", "skill_search", "tool_search", "search_documents", "search_history", "search_system_knowledge"},
 		"automation": {"cron", "datetime", "current_time", "plan_create", "todo_update"},
 		"messaging":  {"message", "create_forum_topic"},
 		"teams":      {"team_tasks", "team_message"},

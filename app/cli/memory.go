@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -15,12 +16,13 @@ import (
 
 const memoryUsage = `memory list [--agent A | --global] [--prefix P] [--json] | show PATH [--agent A] [--user U] [--json]
   | search QUERY [--agent A] [--user U] [--max N] [--min-score X] [--scope user|agent|global] [--prefix P] [--json]
-  | put PATH (--file F | -) [--agent A] [--user U] | remove PATH [--agent A] [--user U] | status [--json] | reindex`
+  | put PATH (--file F | -) [--agent A] [--user U] | remove PATH [--agent A] [--user U] | status [--json] | reindex
+  | import DIR [--agent A] | folders [--json] | unimport ID`
 
 // runMemory is `warren memory`: the memory documents and their search index.
 func runMemory(ctx context.Context, env Env, args []string) error {
 	if len(args) == 0 {
-		return usagef("name a subcommand: list, show, search, put, remove, status or reindex")
+		return usagef("name a subcommand: list, show, search, put, remove, status, reindex, import, folders or unimport")
 	}
 	sub, rest := args[0], args[1:]
 	switch sub {
@@ -38,8 +40,14 @@ func runMemory(ctx context.Context, env Env, args []string) error {
 		return memoryStatus(ctx, env, rest)
 	case "reindex":
 		return memoryReindex(ctx, env, rest)
+	case "import":
+		return memoryImport(ctx, env, rest)
+	case "folders":
+		return memoryFolders(ctx, env, rest)
+	case "unimport":
+		return memoryUnimport(ctx, env, rest)
 	}
-	return usagef("unknown subcommand %q: use list, show, search, put, remove, status or reindex", sub)
+	return usagef("unknown subcommand %q: use list, show, search, put, remove, status, reindex, import, folders or unimport", sub)
 }
 
 // docFlags are the scope flags of the commands on one document. The
@@ -308,5 +316,83 @@ func memoryReindex(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintln(env.Stdout, "reindexed:")
 	printIndexStatus(env, st)
+	return nil
+}
+
+func memoryImport(ctx context.Context, env Env, args []string) error {
+	fs := flag.NewFlagSet("memory import", flag.ContinueOnError)
+	agent := fs.String("agent", "", "only this agent searches it (default: every agent)")
+	pos, w, err := parseOpen(ctx, env, fs, args)
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(w)
+	if len(pos) != 1 {
+		return usagef("memory import takes one folder, got %d argument(s)", len(pos))
+	}
+	f, err := w.Memory().AddFolder(ctx, *agent, pos[0])
+	if err != nil {
+		return usagef("%v", err)
+	}
+	fmt.Fprintf(env.Stdout, "imported %s (folder %d): %d files, %d skipped (too large, binary or unreadable)\n", f.Path, f.ID, f.Files, f.Skipped)
+	if err := w.Memory().IndexNow(ctx); err != nil {
+		fmt.Fprintf(env.Stderr, "warren: the vectors will be made later: %v\n", err)
+	}
+	fmt.Fprintln(env.Stdout, "search it with search_documents; it is scanned again for changes while Warren runs")
+	return nil
+}
+
+func memoryFolders(ctx context.Context, env Env, args []string) error {
+	fs := flag.NewFlagSet("memory folders", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, w, err := parseOpen(ctx, env, fs, args)
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(w)
+	if len(pos) > 0 {
+		return usagef("memory folders takes no arguments")
+	}
+	fsList, err := w.Memory().Folders(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(env, fsList)
+	}
+	if len(fsList) == 0 {
+		fmt.Fprintln(env.Stdout, "no imported folders (warren memory import DIR)")
+		return nil
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tFOLDER\tFOR\tFILES\tSKIPPED\tSCANNED\tERROR")
+	for _, f := range fsList {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%s\t%s\n", f.ID, f.Path, orDash(f.Agent), f.Files, f.Skipped,
+			f.Scanned.Local().Format("2006-01-02 15:04"), orDash(f.Error))
+	}
+	return tw.Flush()
+}
+
+func memoryUnimport(ctx context.Context, env Env, args []string) error {
+	fs := flag.NewFlagSet("memory unimport", flag.ContinueOnError)
+	pos, w, err := parseOpen(ctx, env, fs, args)
+	if err != nil {
+		return err
+	}
+	defer closeQuietly(w)
+	if len(pos) != 1 {
+		return usagef("memory unimport takes one folder id (warren memory folders lists them)")
+	}
+	id, err := strconv.ParseInt(pos[0], 10, 64)
+	if err != nil {
+		return usagef("memory unimport: %q is not a folder id (warren memory folders lists them)", pos[0])
+	}
+	if err := w.Memory().RemoveFolder(ctx, id); err != nil {
+		if errors.Is(err, memory.ErrNotFound) {
+			return usagef("%v", err)
+		}
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "forgot folder %d and its documents (the files stay where they are)\n", id)
 	return nil
 }

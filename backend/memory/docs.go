@@ -18,6 +18,7 @@ type Source string
 const (
 	SourceMemory Source = "memory" // written through the file tools (or the UI)
 	SourceImport Source = "import" // a file of a folder the user imported
+	SourceSystem Source = "system" // Warren's own documentation
 )
 
 // keepVersions is how many earlier versions of a document are kept.
@@ -78,6 +79,16 @@ func parseTime(s string) time.Time {
 	return t
 }
 
+func sourceWords(s Source) string {
+	switch s {
+	case SourceImport:
+		return "a file of an imported folder"
+	case SourceSystem:
+		return "part of Warren's documentation"
+	}
+	return "a memory document"
+}
+
 // CleanPath checks a document path: relative, slash-separated, no "..",
 // no empty or dot segments, no control characters.
 func CleanPath(p string) (string, error) {
@@ -123,10 +134,10 @@ func (s *Store) Put(ctx context.Context, in PutDoc) (Doc, error) {
 	var doc Doc
 	err = s.tx(ctx, func(tx *sql.Tx) error {
 		var id int64
-		var oldHash, oldContent, oldUpdated string
+		var oldHash, oldContent, oldUpdated, oldSource string
 		var version int
-		err := tx.QueryRowContext(ctx, `SELECT id, hash, content, version, updated_at FROM memory_docs
-			WHERE agent = ? AND user = ? AND path = ?`, in.Agent, in.User, path).Scan(&id, &oldHash, &oldContent, &version, &oldUpdated)
+		err := tx.QueryRowContext(ctx, `SELECT id, hash, content, version, updated_at, source FROM memory_docs
+			WHERE agent = ? AND user = ? AND path = ?`, in.Agent, in.User, path).Scan(&id, &oldHash, &oldContent, &version, &oldUpdated, &oldSource)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			err = tx.QueryRowContext(ctx, `INSERT INTO memory_docs (agent, user, path, source, folder, content, hash, created_at, updated_at)
@@ -138,6 +149,8 @@ func (s *Store) Put(ctx context.Context, in PutDoc) (Doc, error) {
 			version = 1
 		case err != nil:
 			return fmt.Errorf("read %s: %w", path, err)
+		case oldSource != string(in.Source):
+			return fmt.Errorf("%s is %s, not a memory document: it cannot be written here", path, sourceWords(Source(oldSource)))
 		case oldHash == hash:
 			return nil // unchanged
 		default:
@@ -263,6 +276,8 @@ func (s *Store) List(ctx context.Context, f ListFilter) ([]Doc, error) {
 	}
 	if f.Source != "" {
 		where, args = append(where, "source = ?"), append(args, string(f.Source))
+	} else {
+		where = append(where, "source != 'system'") // Warren's own docs only when asked for
 	}
 	q := "SELECT " + strings.Replace(docCols, "content,", "'',", 1) + " FROM memory_docs"
 	if len(where) > 0 {

@@ -52,6 +52,10 @@ type Query struct {
 	// KeywordWeight and VectorWeight weigh the channels in the fusion;
 	// zero means 1.
 	KeywordWeight, VectorWeight float64
+	// Sources keeps only documents from these sources (memory_search:
+	// memory; search_documents: import; search_system_knowledge: system);
+	// empty means memory and imported documents.
+	Sources []Source
 	// Channels restricts the search to one channel: "keyword" or
 	// "vector" ("" runs both). Benchmarks and quality tests compare them.
 	Channels string
@@ -181,6 +185,14 @@ func scopeSQL(q Query) (string, []any) {
 	}
 	if !q.Until.IsZero() {
 		where, args = append(where, "d.updated_at < ?"), append(args, fmtTime(q.Until))
+	}
+	if len(q.Sources) > 0 {
+		where = append(where, "d.source IN ("+marks(len(q.Sources))+")")
+		for _, src := range q.Sources {
+			args = append(args, string(src))
+		}
+	} else {
+		where = append(where, "d.source != 'system'") // Warren's own docs only when asked for
 	}
 	return strings.Join(where, " AND "), args
 }
@@ -328,7 +340,7 @@ func (s *Store) vector(ctx context.Context, q Query) ([]candidate, string, error
 		return nil, "the embedder knows none of the query's words, so only keywords were searched", nil
 	}
 	k := pool
-	if q.PathPrefix != "" || !q.Since.IsZero() || !q.Until.IsZero() || q.Scope != ScopeAll {
+	if q.PathPrefix != "" || !q.Since.IsZero() || !q.Until.IsZero() || q.Scope == ScopeUser {
 		k = 4 * pool // filtered after the search: look wider
 	}
 	type scored struct {
@@ -336,12 +348,22 @@ func (s *Store) vector(ctx context.Context, q Query) ([]candidate, string, error
 		dist float64
 	}
 	var found []scored
-	parts := []string{q.Agent, ""}
-	if q.Scope == ScopeGlobal {
-		parts = []string{""}
-	} else if q.Scope != ScopeAll {
-		parts = []string{q.Agent}
+	var parts []string
+	sources := q.Sources
+	if len(sources) == 0 {
+		sources = []Source{SourceMemory, SourceImport}
 	}
+	for _, src := range sources {
+		switch q.Scope {
+		case ScopeGlobal:
+			parts = append(parts, partition("", src))
+		case ScopeAll:
+			parts = append(parts, partition(q.Agent, src), partition("", src))
+		default:
+			parts = append(parts, partition(q.Agent, src))
+		}
+	}
+	parts = uniq(parts)
 	blob := vecBlob(vecs[0])
 	for _, part := range parts {
 		err := eachRow(ctx, s.db, "SELECT rowid, distance FROM "+use.Name+" WHERE embedding MATCH ? AND k = ? AND agent = ?",
@@ -371,6 +393,18 @@ func (s *Store) vector(ctx context.Context, q Query) ([]candidate, string, error
 		}
 	}
 	return out, "", nil
+}
+
+func uniq(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // visible returns which of ids the query's scope and filters allow.

@@ -177,6 +177,6 @@ func eachRow(ctx context.Context, q querier, query string, args []any, fn func(s
 // execSQL runs a statement built at run time (a vector table's name, which
 // validTable checked) with its values as parameters.
 func execSQL(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
-	_, err := tx.ExecContext(ctx, query, args...)
+	_, err := tx.ExecContext(ctx, query, args...) //nolint:gosec // table names are validTable-checked; values are parameters
 	return err
 }

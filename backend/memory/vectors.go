@@ -78,7 +78,7 @@ func (s *Store) ensureIndex(ctx context.Context, id embed.Identity) (vecIndex, e
 			}
 		}
 		name := "memory_vec_" + strconv.FormatInt(s.now().UnixNano(), 36)
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf(
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf( //nolint:gosec // a name made here from a timestamp, and an int
 			"CREATE VIRTUAL TABLE %s USING vec0(agent TEXT partition key, embedding float[%d] distance_metric=cosine)",
 			name, id.Dims)); err != nil {
 			return fmt.Errorf("create vector table: %w", err)
@@ -257,23 +257,39 @@ func (s *Store) indexPending(ctx context.Context) error {
 }
 
 type pendingChunk struct {
-	id    int64
-	agent string
-	text  string
-	hash  string
+	id        int64
+	partition string
+	text      string
+	hash      string
+}
+
+// partition is the vec0 partition a chunk's vector lives in: its agent's
+// (or the global "") for memory documents, and separate ones for imported
+// folders and Warren's docs, so a search of one source never wades through
+// the others' vectors (and never comes back short after filtering).
+func partition(agent string, src Source) string {
+	switch src {
+	case SourceImport:
+		return "import:" + agent
+	case SourceSystem:
+		return "system:"
+	}
+	return agent
 }
 
 // embedBatch embeds up to batchSize missing chunks; it returns how many.
 func (s *Store) embedBatch(ctx context.Context, e embed.Embedder, idx vecIndex) (int, error) {
 	var batch []pendingChunk
-	err := eachRow(ctx, s.db, `SELECT c.id, c.agent, c.heading, c.text, c.hash FROM memory_chunks c
+	err := eachRow(ctx, s.db, `SELECT c.id, c.agent, d.source, c.heading, c.text, c.hash FROM memory_chunks c
+		JOIN memory_docs d ON d.id = c.doc_id
 		WHERE NOT EXISTS (SELECT 1 FROM memory_embedded m WHERE m.idx = ? AND m.chunk_id = c.id) ORDER BY c.id LIMIT ?`,
 		[]any{idx.Name, batchSize}, func(scan func(...any) error) error {
 			var p pendingChunk
-			var heading string
-			if err := scan(&p.id, &p.agent, &heading, &p.text, &p.hash); err != nil {
+			var heading, agent, source string
+			if err := scan(&p.id, &agent, &source, &heading, &p.text, &p.hash); err != nil {
 				return err
 			}
+			p.partition = partition(agent, Source(source))
 			if heading != "" {
 				p.text = heading + "\n" + p.text
 			}
@@ -300,7 +316,7 @@ func (s *Store) embedBatch(ctx context.Context, e embed.Embedder, idx vecIndex) 
 				continue
 			}
 			if err := execSQL(ctx, tx, "INSERT OR REPLACE INTO "+idx.Name+"(rowid, agent, embedding) VALUES (?, ?, ?)",
-				p.id, p.agent, vecBlob(vecs[i])); err != nil {
+				p.id, p.partition, vecBlob(vecs[i])); err != nil {
 				return fmt.Errorf("store vector: %w", err)
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/warren-dev/warren/backend/events"
 	"github.com/warren-dev/warren/backend/memory"
@@ -15,6 +17,8 @@ import (
 	"github.com/warren-dev/warren/backend/memory/embed/builtin"
 	"github.com/warren-dev/warren/backend/memory/embed/openai"
 	"github.com/warren-dev/warren/backend/store"
+	"github.com/warren-dev/warren/docs"
+	"github.com/warren-dev/warren/tools/knowledge"
 	memtools "github.com/warren-dev/warren/tools/memory"
 )
 
@@ -101,7 +105,11 @@ func (w *Warren) initMemory(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, t := range ts {
+	ks, err := knowledge.Tools(knowledge.Deps{Memory: w.memory, History: w.Sessions()})
+	if err != nil {
+		return err
+	}
+	for _, t := range append(ts, ks...) {
 		if err := w.registry.Register(t); err != nil {
 			return err
 		}
@@ -109,12 +117,37 @@ func (w *Warren) initMemory(ctx context.Context) error {
 	if err := w.importDiskMemory(ctx); err != nil {
 		w.log.Warn("memory: importing the workspace's memory files", "err", err)
 	}
+	if err := w.memory.SyncSystem(ctx, systemDocs()); err != nil {
+		w.log.Warn("memory: Warren's documentation for search_system_knowledge", "err", err)
+	}
 	w.memoryDone = make(chan struct{})
+	var bg sync.WaitGroup
+	bg.Go(func() { _ = w.memory.Run(w.life) })
+	bg.Go(func() { w.memory.RunFolders(w.life, folderRescan) })
 	go func() {
-		defer close(w.memoryDone)
-		_ = w.memory.Run(w.life)
+		bg.Wait()
+		close(w.memoryDone)
 	}()
 	return nil
+}
+
+// folderRescan is how often imported folders are scanned for changes.
+const folderRescan = time.Minute
+
+// systemDocs is Warren's documentation as system documents: docs/*.md,
+// shipped in the binary, under warren-docs/.
+func systemDocs() map[string]string {
+	out := map[string]string{}
+	entries, err := fs.ReadDir(docs.Files, ".")
+	if err != nil {
+		return out
+	}
+	for _, e := range entries {
+		if b, err := fs.ReadFile(docs.Files, e.Name()); err == nil {
+			out["warren-docs/"+e.Name()] = string(b)
+		}
+	}
+	return out
 }
 
 // Memory returns the memory store.

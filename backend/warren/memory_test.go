@@ -10,6 +10,7 @@ import (
 
 	"github.com/warren-dev/warren/backend/memory"
 	"github.com/warren-dev/warren/backend/memory/embed/embedtest"
+	"github.com/warren-dev/warren/backend/sessions"
 	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/backend/warren"
 )
@@ -121,5 +122,52 @@ func TestMemoryEmbedders(t *testing.T) {
 	}
 	if out := call("memory_search", `{"query":"tomatoes watering"}`); !strings.Contains(out, "mode: hybrid") {
 		t.Fatalf("memory_search after the switch: %s", out)
+	}
+}
+
+// TestKnowledgeTools: search_system_knowledge answers from Warren's own
+// docs, search_history finds an earlier conversation by most of its
+// words, and search_documents searches an imported folder.
+func TestKnowledgeTools(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := open(t, t.TempDir())
+	call := func(name, args string) string {
+		t.Helper()
+		res, err := w.CallTool(ctx, warren.CallRequest{Name: name, Args: []byte(args), Agent: "default", User: "local"})
+		if err != nil || res.Error != nil {
+			t.Fatalf("%s: %+v %v", name, res, err)
+		}
+		return res.ForLLM
+	}
+	if out := call("search_system_knowledge", `{"query":"rootless podman sandbox network"}`); !strings.Contains(out, "warren-docs/") {
+		t.Fatalf("search_system_knowledge: %s", out)
+	}
+	s, err := w.Sessions().Create(ctx, sessions.Session{Agent: "default", Title: "Holiday planning"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Sessions().Append(ctx, s.ID, sessions.Message{Role: "user", Content: "Book the ferry to Mallorca for the second week of June."}); err != nil {
+		t.Fatal(err)
+	}
+	if out := call("search_history", `{"query":"when is the Mallorca ferry"}`); !strings.Contains(out, "Holiday planning") {
+		t.Fatalf("search_history: %s", out)
+	}
+	if out := call("search_documents", `{"query":"anything"}`); !strings.Contains(out, "No folders are imported yet") {
+		t.Fatalf("search_documents without folders: %s", out)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "recipes.md"), []byte("# Bread\n\nKnead the dough for ten minutes."), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Memory().AddFolder(ctx, "", dir); err != nil {
+		t.Fatal(err)
+	}
+	if out := call("search_documents", `{"query":"knead dough","top_k":2}`); !strings.Contains(out, "/recipes.md") {
+		t.Fatalf("search_documents: %s", out)
+	}
+	res, err := w.CallTool(ctx, warren.CallRequest{Name: "search_documents", Args: []byte(`{"query":"x","top_k":99}`), Agent: "default"})
+	if err != nil || res.Error == nil || !strings.Contains(res.Error.Message, "top_k") {
+		t.Fatalf("top_k 99: %+v %v", res, err)
 	}
 }

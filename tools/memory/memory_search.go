@@ -47,14 +47,15 @@ func newMemorySearch(d Deps) (tools.Tool, error) {
 		}
 		agent, user := d.identity(ctx)
 		res, err := d.Store.Search(ctx, mem.Query{Text: p.Query, Agent: agent, User: user, MaxResults: p.MaxResults,
-			MinScore: p.MinScore, Scope: mem.Scope(p.Scope), PathPrefix: p.PathPrefix, Since: since, Until: until})
+			MinScore: p.MinScore, Scope: mem.Scope(p.Scope), PathPrefix: p.PathPrefix, Since: since, Until: until,
+			Sources: []mem.Source{mem.SourceMemory}})
 		if err != nil {
 			if errors.Is(err, mem.ErrBadQuery) {
 				return tools.Errorf(tools.CodeValidation, "%v", err), nil
 			}
 			return tools.Result{}, err
 		}
-		return tools.Text(formatResult(res)), nil
+		return tools.Text(FormatResult(res)), nil
 	})
 }
 
@@ -82,8 +83,8 @@ func parseDate(name, s string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("%s %q is not a date: use 2026-11-01 or 2026-11-01T09:00:00Z", name, s)
 }
 
-// formatResult is the model's view: the mode first, then one block per hit.
-func formatResult(r mem.Result) string {
+// FormatResult is the model's view: the mode first, then one block per hit.
+func FormatResult(r mem.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "mode: %s", r.Mode)
 	if r.Note != "" {

@@ -5,14 +5,15 @@
 -- dimensions, chunker), listed in memory_indexes.
 
 -- agent '' is global (every agent reads it); user '' is the agent's copy
--- shared by all users. source is 'memory' or 'import' (a folder the user
--- added; folder names it).
+-- shared by all users. source is 'memory', 'import' (a file of a folder the
+-- user added; folder is its memory_folders id) or 'system' (Warren's own
+-- documentation, shipped in the binary).
 CREATE TABLE memory_docs (
     id         INTEGER PRIMARY KEY,
     agent      TEXT NOT NULL DEFAULT '',
     user       TEXT NOT NULL DEFAULT '',
     path       TEXT NOT NULL CHECK (length(path) BETWEEN 1 AND 1024),
-    source     TEXT NOT NULL DEFAULT 'memory' CHECK (source IN ('memory', 'import')),
+    source     TEXT NOT NULL DEFAULT 'memory' CHECK (source IN ('memory', 'import', 'system')),
     folder     TEXT NOT NULL DEFAULT '',
     content    TEXT NOT NULL,
     hash       TEXT NOT NULL,
@@ -22,6 +23,21 @@ CREATE TABLE memory_docs (
     UNIQUE (agent, user, path)
 );
 CREATE INDEX memory_docs_updated ON memory_docs(updated_at);
+CREATE INDEX memory_docs_source ON memory_docs(source, folder);
+
+-- Folders the user imported for search_documents (warren memory import
+-- DIR), scanned again for changes. agent '' shares it with every agent.
+CREATE TABLE memory_folders (
+    id         INTEGER PRIMARY KEY,
+    agent      TEXT NOT NULL DEFAULT '',
+    path       TEXT NOT NULL,
+    added_at   TEXT NOT NULL,
+    scanned_at TEXT NOT NULL DEFAULT '',
+    files      INTEGER NOT NULL DEFAULT 0,
+    skipped    INTEGER NOT NULL DEFAULT 0,
+    error      TEXT NOT NULL DEFAULT '',
+    UNIQUE (agent, path)
+);
 
 -- Earlier versions of a document, newest kept (the store trims old ones).
 CREATE TABLE memory_doc_versions (
