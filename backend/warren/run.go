@@ -80,6 +80,11 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 	if !a.Sandbox {
 		sandboxMode = SandboxHost
 	}
+	lease, missing, err := w.mcpForRun(ctx, a, req.Depth, on)
+	if err != nil {
+		return agent.Result{}, err
+	}
+	defer lease.Release()
 	reg, err := w.taskRegistry(ctx, taskRun{agent: a.Key, provider: prov, model: model, emulate: emulate, base: req})
 	if err != nil {
 		return agent.Result{}, err
@@ -98,7 +103,8 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 			return out, nil
 		},
 		SystemPrompt: func(ctx context.Context, name, user string) (string, error) {
-			return w.systemPrompt(ctx, a, user, ws)
+			p, err := w.systemPrompt(ctx, a, user, ws)
+			return p + missing, err
 		},
 		Sessions: w.Sessions(),
 		Inbox:    w.announcer.inbox,

@@ -1,0 +1,64 @@
+package cli_test
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/warren-dev/warren/backend/llm/llmtest"
+)
+
+// `warren run` starts the MCP servers the agent may use, offers their
+// tools, and leaves no server process behind.
+func TestRunOffersMCPTools(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Cassette{Models: []string{"m1"}, Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "mcp_ev_echo", Arguments: []string{`{"message":"cli says hi"}`}}}},
+		{Chunks: []string{"done"}},
+	}})
+	dir := t.TempDir()
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	mark := "WARREN_TEST_MARK=" + hex.EncodeToString(b)
+	want(t, warren(t, dir, "mcp", "add", "ev", "--env", mark, "--", everything(t), "stdio"), 0, "added MCP server ev")
+	want(t, warren(t, dir, "policy", "also-allow", "group:mcp:ev"), 0)
+	r := warren(t, dir, "run", "--base-url", srv.URL+"/v1", "--model", "m1", "echo please")
+	want(t, r, 0, "MCP servers: ev: connected", "→ mcp_ev_echo", "← mcp_ev_echo ok", "done")
+	reqs := srv.Requests()
+	if len(reqs) < 2 || !strings.Contains(string(reqs[0].Body), `"name":"mcp_ev_echo"`) ||
+		!strings.Contains(string(reqs[len(reqs)-1].Body), "cli says hi") {
+		t.Fatalf("the model was not offered the tool or did not get its result: %d requests", len(reqs))
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		pids := withEnv(t, mark)
+		if len(pids) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server processes outlived warren run: %v", pids)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// withEnv lists the pids whose environment holds entry.
+func withEnv(t *testing.T, entry string) []string {
+	t.Helper()
+	dirs, err := filepath.Glob("/proc/[0-9]*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range dirs {
+		env, err := os.ReadFile(filepath.Join(d, "environ")) //nolint:gosec // G304: /proc entries
+		if err == nil && strings.Contains(string(env), entry+"\x00") {
+			out = append(out, filepath.Base(d))
+		}
+	}
+	return out
+}
