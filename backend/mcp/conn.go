@@ -35,6 +35,8 @@ type conn struct {
 	alive    context.Context
 	stopLife context.CancelFunc
 	stderr   *logSink
+	// progress routes notifications/progress to the calls that asked (progress.go).
+	progress progressRoutes
 }
 
 // dialOptions are what a connection needs besides the server config.
@@ -102,6 +104,7 @@ func dial(ctx context.Context, s Server, o dialOptions) (*conn, error) {
 	if o.notify != nil {
 		c.client.OnNotification(o.notify)
 	}
+	c.client.OnNotification(c.progress.route)
 	if err := c.initialize(ctx, s); err != nil {
 		c.close()
 		return nil, err
@@ -321,6 +324,7 @@ func (c *conn) callTool(ctx context.Context, tool string, args json.RawMessage, 
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
 	req.Params.Arguments = args
+	defer c.withProgressToken(parent, &req)()
 	res, err := c.client.CallTool(ctx, req)
 	switch {
 	case err == nil:

@@ -234,11 +234,33 @@ func (w *Warren) mcpReports(ctx context.Context, names []string, wait time.Durat
 	return out, nil
 }
 
-// mcpServersFor lists the enabled servers whose tools the agent may use:
-// its grants allow the server and its policy allows the server's group or
-// names one of the server's tools. The policy gate and the grants still
-// judge every call; this only decides which servers to run.
+// mcpServersFor lists the enabled servers whose tools the agent may use
+// (see mcpVerdicts).
 func (w *Warren) mcpServersFor(ctx context.Context, use MCPUse) ([]string, error) {
+	verdicts, err := w.mcpVerdicts(ctx, use)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, v := range verdicts {
+		if v.why == "" {
+			out = append(out, v.server.Name)
+		}
+	}
+	return out, nil
+}
+
+// mcpVerdict is whether an agent may use a server, and why not.
+type mcpVerdict struct {
+	server mcp.Server
+	why    string
+}
+
+// mcpVerdicts judges every configured server for the agent: it may use
+// one that is enabled, that its grants allow, and whose group its policy
+// allows or one of whose tools its policy names. The policy gate and the
+// grants still judge every call; this decides which servers to run.
+func (w *Warren) mcpVerdicts(ctx context.Context, use MCPUse) ([]mcpVerdict, error) {
 	servers, err := w.MCP().Store().List(ctx)
 	if err != nil {
 		return nil, err
@@ -260,27 +282,30 @@ func (w *Warren) mcpServersFor(ctx context.Context, use MCPUse) ([]string, error
 	w.mcp.mu.Lock()
 	access := w.mcp.access
 	w.mcp.mu.Unlock()
+	out := make([]mcpVerdict, len(servers))
 	var probes []tools.Tool
-	var enabled []mcp.Server
-	var names []string
-	for _, s := range servers {
-		if !s.Enabled {
-			continue
+	names := make([]string, len(servers))
+	for i, s := range servers {
+		out[i].server = s
+		a, known := access[s.Name]
+		usable, why := false, fmt.Sprintf("MCP server %s is not configured", s.Name)
+		if known {
+			usable, why = a.Usable(use.Agent, localUser)
 		}
-		if a, ok := access[s.Name]; !ok {
-			continue
-		} else if usable, _ := a.Usable(use.Agent, localUser); !usable {
-			continue
+		switch {
+		case !s.Enabled:
+			out[i].why = fmt.Sprintf("MCP server %s is switched off (warren mcp enable %s)", s.Name, s.Name)
+		case !usable:
+			out[i].why = why
 		}
-		enabled = append(enabled, s)
 		probe := mcpProbe{info: tools.Info{Name: mcp.ToolName(s.Prefix(), "warren_policy_probe"),
 			Group: policy.MCPGroup(s.Name), Class: tools.ClassRuntime}}
-		if _, taken := base.Get(probe.info.Name); !taken {
+		if _, taken := base.Get(probe.info.Name); !taken && !slices.Contains(names, probe.info.Name) {
 			probes = append(probes, probe) // else the server's own tool of that name stands in
 		}
-		names = append(names, probe.info.Name)
+		names[i] = probe.info.Name
 	}
-	if len(enabled) == 0 {
+	if len(servers) == 0 {
 		return nil, nil
 	}
 	reg, err := base.WithTools(probes...)
@@ -291,14 +316,54 @@ func (w *Warren) mcpServersFor(ctx context.Context, use MCPUse) ([]string, error
 	if err != nil {
 		return nil, err
 	}
-	var out []string
-	for i, s := range enabled {
+	for i := range out {
+		s := out[i].server
 		named := strings.Contains(string(cfg), `"`+mcp.ToolName(s.Prefix(), ""))
-		if d.Allowed(names[i]) || named {
-			out = append(out, s.Name)
+		if out[i].why == "" && !d.Allowed(names[i]) && !named {
+			out[i].why = fmt.Sprintf("the policy (profile %s) does not offer MCP server %s's tools to agent %s (warren policy also-allow %s)",
+				firstNonEmpty(profile, w.ActiveProfile()), s.Name, use.Agent, mcpAlsoAllowEntry(s.Name))
+			if use.Depth > 0 {
+				out[i].why = fmt.Sprintf("subagents (depth %d) may not use MCP server %s", use.Depth, s.Name)
+			}
 		}
 	}
 	return out, nil
+}
+
+// MCPToolRefusal explains why agent may not call tool when the name
+// belongs to a configured MCP server it may not use; "" when the name
+// belongs to no such server (the caller's own "unknown tool" then applies).
+func (w *Warren) MCPToolRefusal(ctx context.Context, agent, profile, tool string) string {
+	if !strings.HasPrefix(tool, "mcp_") {
+		return ""
+	}
+	verdicts, err := w.mcpVerdicts(ctx, MCPUse{Agent: agent, Profile: profile})
+	if err != nil {
+		return fmt.Sprintf("tool %s: cannot check its MCP server: %v", tool, err)
+	}
+	var best *mcpVerdict
+	for i, v := range verdicts {
+		p := mcp.ToolName(v.server.Prefix(), "")
+		if strings.HasPrefix(tool, p) && (best == nil || len(p) > len(mcp.ToolName(best.server.Prefix(), ""))) {
+			best = &verdicts[i]
+		}
+	}
+	switch {
+	case best == nil:
+		return ""
+	case best.why != "":
+		return fmt.Sprintf("%s: tool %s belongs to MCP server %s, which agent %s may not use: %s",
+			tools.CodePolicyDenied, tool, best.server.Name, agent, best.why)
+	}
+	for _, off := range best.server.ToolDeny {
+		if mcp.ToolName(best.server.Prefix(), off) == tool {
+			return fmt.Sprintf("%s: tool %s of MCP server %s is switched off", tools.CodePolicyDenied, off, best.server.Name)
+		}
+	}
+	if _, running := w.MCP().Tools(best.server.Name); !running {
+		return fmt.Sprintf("%s: tool %s belongs to MCP server %s, which is not running here", tools.CodeNetwork, tool, best.server.Name)
+	}
+	return fmt.Sprintf("%s: MCP server %s offers no tool %s", tools.CodeNotFound, best.server.Name, tool)
 }
 
 // mcpForRun leases the servers a run's agent may use (see LeaseMCP),

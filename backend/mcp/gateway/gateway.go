@@ -84,7 +84,10 @@ func New(core *warren.Warren, opts Options) *Gateway {
 	}
 	g := &Gateway{core: core, opts: opts, log: opts.Logger}
 	g.view.Store(&toolView{allowed: map[string]bool{}})
+	hooks := &server.Hooks{}
+	hooks.AddOnRequestInitialization(g.refuseUnusable)
 	g.srv = server.NewMCPServer("warren", warren.Version,
+		server.WithHooks(hooks),
 		server.WithTitle("Warren"),
 		server.WithToolCapabilities(true),
 		server.WithToolFilter(g.filterTools),

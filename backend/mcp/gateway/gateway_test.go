@@ -357,6 +357,7 @@ func TestStdio(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	core := openCore(t, warren.Options{})
+	addPassThrough(t, core)
 	g := gateway.New(core, gateway.Options{RefreshInterval: 50 * time.Millisecond})
 	clientIn, serverOut := io.Pipe()
 	serverIn, clientOut := io.Pipe()
@@ -374,6 +375,10 @@ func TestStdio(t *testing.T) {
 	text, isErr := call(t, c, "read_file", map[string]any{"path": "notes.txt"})
 	if isErr || !strings.Contains(text, "hello from the workspace") {
 		t.Fatalf("read_file: %v %q", isErr, text)
+	}
+	text, isErr = call(t, c, "mcp_ev_echo", map[string]any{"message": "over stdio"})
+	if isErr || !strings.Contains(text, "over stdio") {
+		t.Fatalf("pass-through mcp_ev_echo: %v %q", isErr, text)
 	}
 	text, isErr = call(t, c, "session_status", nil)
 	if isErr || !strings.Contains(text, "mcp:gateway-test") {
@@ -401,6 +406,9 @@ func TestStdio(t *testing.T) {
 	_ = clientOut.Close() // EOF ends the server
 	if err := <-done; err != nil {
 		t.Fatalf("ServeStdio: %v", err)
+	}
+	if _, running := core.MCP().Tools("ev"); running {
+		t.Fatal("the server the gateway started outlived it")
 	}
 }
 

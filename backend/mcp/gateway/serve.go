@@ -27,6 +27,11 @@ var ErrNotLoopback = errors.New("not a loopback address")
 // notifications only: logs go to the Logger) until in closes or ctx ends.
 // mcp-go keeps one stdio session per process, so serve stdio once at a time.
 func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	release, err := g.leaseServers(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if err := g.Refresh(ctx); err != nil {
 		return err
 	}
@@ -35,7 +40,7 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) e
 	s := server.NewStdioServer(g.srv)
 	s.SetErrorLogger(slog.NewLogLogger(g.log.Handler(), slog.LevelWarn))
 	s.SetContextFunc(func(ctx context.Context) context.Context { return withTransport(ctx, "stdio") })
-	err := s.Listen(ctx, in, out)
+	err = s.Listen(ctx, in, out)
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}
@@ -77,6 +82,11 @@ func (g *Gateway) ServeListener(ctx context.Context, ln net.Listener, token stri
 	if err != nil {
 		return err
 	}
+	release, err := g.leaseServers(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if err := g.Refresh(ctx); err != nil {
 		return err
 	}
