@@ -63,6 +63,10 @@ type Gateway struct {
 
 	refreshMu sync.Mutex
 	view      atomic.Pointer[toolView]
+	// catalogMu guards catalogSum, the pass-through resources and prompts
+	// last served (catalog.go).
+	catalogMu  sync.Mutex
+	catalogSum [32]byte
 }
 
 // toolView is the policy picture the MCP tool list was built from.
@@ -90,6 +94,8 @@ func New(core *warren.Warren, opts Options) *Gateway {
 		server.WithHooks(hooks),
 		server.WithTitle("Warren"),
 		server.WithToolCapabilities(true),
+		server.WithResourceCapabilities(false, true),
+		server.WithPromptCapabilities(true),
 		server.WithToolFilter(g.filterTools),
 		server.WithRecovery(),
 		server.WithInstructions(g.instructions()),

@@ -127,6 +127,48 @@ func TestPassThroughHTTP(t *testing.T) {
 		}
 	})
 
+	t.Run("resources and prompts pass through, namespaced by server", func(t *testing.T) {
+		var rs *mcp.ListResourcesResult
+		waitFor(t, "ev's resources", func() bool {
+			var err error
+			rs, err = c.ListResources(ctx, mcp.ListResourcesRequest{})
+			must(t, err)
+			return len(rs.Resources) > 0
+		})
+		for _, r := range rs.Resources {
+			if !strings.HasPrefix(r.URI, "mcp://ev/") {
+				t.Fatalf("resource %q is not ev's (or not namespaced)", r.URI)
+			}
+		}
+		req := mcp.ReadResourceRequest{}
+		req.Params.URI = rs.Resources[0].URI
+		read, err := c.ReadResource(ctx, req)
+		must(t, err)
+		if len(read.Contents) == 0 {
+			t.Fatalf("read %s: no contents", req.Params.URI)
+		}
+		req.Params.URI = "mcp://secret/demo://resource/static/document/x.md"
+		if _, err := c.ReadResource(ctx, req); err == nil || !strings.Contains(err.Error(), "restricted") {
+			t.Fatalf("reading an ungranted server's resource: %v", err)
+		}
+		ps, err := c.ListPrompts(ctx, mcp.ListPromptsRequest{})
+		must(t, err)
+		var names []string
+		for _, p := range ps.Prompts {
+			names = append(names, p.Name)
+		}
+		if !slices.Contains(names, "ev_simple-prompt") || slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "secret_") }) {
+			t.Fatalf("prompts: %v", names)
+		}
+		preq := mcp.GetPromptRequest{}
+		preq.Params.Name = "ev_simple-prompt"
+		got, err := c.GetPrompt(ctx, preq)
+		must(t, err)
+		if len(got.Messages) == 0 {
+			t.Fatal("ev_simple-prompt rendered no messages")
+		}
+	})
+
 	t.Run("tools/list_changed when a server's tools change", func(t *testing.T) {
 		before := notes.count(string(mcp.MethodNotificationToolsListChanged))
 		must(t, core.SetMCPToolEnabled(ctx, "ev", "get-sum", false))

@@ -39,11 +39,11 @@ func (g *Gateway) leaseServers(ctx context.Context) (stop func(), err error) {
 					g.log.Warn("mcp gateway: refresh MCP servers", "err", err)
 				}
 				g.logServers(report)
-				g.refreshCatalog(ctx)
+				g.refreshCatalog(ctx, lease.Servers())
 			}
 		}
 	}()
-	g.refreshCatalog(ctx)
+	g.refreshCatalog(ctx, lease.Servers())
 	return func() { cancel(); <-done; lease.Release() }, nil
 }
 
@@ -82,7 +82,3 @@ func (g *Gateway) refuseUnusable(ctx context.Context, _ any, message any) error 
 	}
 	return nil
 }
-
-// refreshCatalog brings the pass-through servers' resources and prompts up
-// to date (see catalog.go).
-func (g *Gateway) refreshCatalog(context.Context) {}

@@ -1,0 +1,113 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Resources and prompts of a running server, for passing them through
+// (`warren mcp serve`). A server that does not declare the capability has
+// none; agent is served by its own connection when its grant has one.
+
+// connFor is agent's live connection to server, or why there is none,
+// with ctx bounded by the server's call timeout.
+func (m *Manager) connFor(ctx context.Context, server, agent string) (*conn, context.Context, context.CancelFunc, error) {
+	s, err := m.target(ctx, server, agent)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	s.mu.Lock()
+	c, st, timeout := s.conn, s.status, s.cfg.callTimeout()
+	s.mu.Unlock()
+	if c == nil {
+		return nil, nil, nil, fmt.Errorf("MCP server %s is %s%s: %w", server, st.State, describeWait(st), ErrNotConnected)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	return c, ctx, cancel, nil
+}
+
+// Resources lists a running server's resources.
+func (m *Manager) Resources(ctx context.Context, server, agent string) ([]mcp.Resource, error) {
+	c, ctx, cancel, err := m.connFor(ctx, server, agent)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	if c.init == nil || c.init.Capabilities.Resources == nil {
+		return nil, nil
+	}
+	var out []mcp.Resource
+	req := mcp.ListResourcesRequest{}
+	for range 100 { // pages; a server that never ends its list is cut off
+		res, err := c.client.ListResources(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("MCP server %s: resources/list: %w", server, c.preferDeath(err))
+		}
+		out = append(out, res.Resources...)
+		if res.NextCursor == "" {
+			break
+		}
+		req.Params.Cursor = res.NextCursor
+	}
+	return out, nil
+}
+
+// ReadResource reads one resource of a running server.
+func (m *Manager) ReadResource(ctx context.Context, server, agent, uri string) ([]mcp.ResourceContents, error) {
+	c, ctx, cancel, err := m.connFor(ctx, server, agent)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	req := mcp.ReadResourceRequest{}
+	req.Params.URI = uri
+	res, err := c.client.ReadResource(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("MCP server %s: resources/read %s: %w", server, uri, c.preferDeath(err))
+	}
+	return res.Contents, nil
+}
+
+// Prompts lists a running server's prompts.
+func (m *Manager) Prompts(ctx context.Context, server, agent string) ([]mcp.Prompt, error) {
+	c, ctx, cancel, err := m.connFor(ctx, server, agent)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	if c.init == nil || c.init.Capabilities.Prompts == nil {
+		return nil, nil
+	}
+	var out []mcp.Prompt
+	req := mcp.ListPromptsRequest{}
+	for range 100 {
+		res, err := c.client.ListPrompts(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("MCP server %s: prompts/list: %w", server, c.preferDeath(err))
+		}
+		out = append(out, res.Prompts...)
+		if res.NextCursor == "" {
+			break
+		}
+		req.Params.Cursor = res.NextCursor
+	}
+	return out, nil
+}
+
+// GetPrompt renders one prompt of a running server.
+func (m *Manager) GetPrompt(ctx context.Context, server, agent, name string, args map[string]string) (*mcp.GetPromptResult, error) {
+	c, ctx, cancel, err := m.connFor(ctx, server, agent)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	req := mcp.GetPromptRequest{}
+	req.Params.Name, req.Params.Arguments = name, args
+	res, err := c.client.GetPrompt(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("MCP server %s: prompts/get %s: %w", server, name, c.preferDeath(err))
+	}
+	return res, nil
+}
