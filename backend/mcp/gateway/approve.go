@@ -33,8 +33,9 @@ func (g *Gateway) answerApprovals(ctx context.Context) {
 		seen[req.ID] = true
 		summary := g.core.Scrub(req.Summary)
 		if g.opts.Approve == nil {
-			g.log.Warn("mcp gateway: approval needed; answer it in the Warren window (denied when it times out; see --approve)",
-				"tool", req.Tool, "summary", summary, "why", req.Reason, "session", req.Session)
+			g.log.Warn("mcp gateway: approval needed; answer it in the Warren window or with `warren approvals answer "+req.ID+
+				" yes|no|always` (denied when it times out; see --approve)",
+				"id", req.ID, "tool", req.Tool, "summary", summary, "why", req.Reason, "session", req.Session)
 			return
 		}
 		d := *g.opts.Approve
