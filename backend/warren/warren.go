@@ -231,6 +231,8 @@ type CallRequest struct {
 	Sandbox string
 	// Profile is the policy profile the call is judged by ("" = the active one).
 	Profile string
+	// CallID names the call in its events and approval requests ("" = one is made).
+	CallID string
 }
 
 // CallTool runs one call through the full registry pipeline.
@@ -273,7 +275,7 @@ func (w *Warren) CallTool(ctx context.Context, req CallRequest) (tools.Result, e
 		return tools.Result{}, err
 	}
 	return reg.ExecuteWithContext(ctx, tools.Call{
-		Name: req.Name, Args: req.Args,
+		ID: req.CallID, Name: req.Name, Args: req.Args,
 		Context: tools.CallContext{
 			Channel: req.Channel, SandboxKey: req.Session, Workspace: req.Workspace,
 			Agent: req.Agent, User: req.User, PeerKind: "direct", Sandbox: req.Sandbox, Profile: req.Profile,

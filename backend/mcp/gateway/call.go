@@ -34,9 +34,12 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (out *m
 	}
 	session := SessionPrefix + clientName(ctx)
 	ctx = g.forwardProgress(ctx, req)
+	callID := fmt.Sprintf("mcp-%d", g.calls.Add(1))
+	stopAsking := g.askByElicitation(ctx, callID)
 	res, callErr := g.core.CallTool(ctx, warren.CallRequest{
-		Name: name, Args: args, Agent: g.opts.Agent, Session: session, Channel: Channel, Profile: g.opts.Profile,
+		Name: name, Args: args, Agent: g.opts.Agent, Session: session, Channel: Channel, Profile: g.opts.Profile, CallID: callID,
 	})
+	stopAsking()
 	g.log.LogAttrs(ctx, slog.LevelDebug, "mcp gateway: tool call", slog.String("tool", name),
 		slog.String("session", session), slog.String("code", string(res.Code())))
 	if callErr != nil {

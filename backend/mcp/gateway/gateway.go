@@ -67,6 +67,8 @@ type Gateway struct {
 	// last served (catalog.go).
 	catalogMu  sync.Mutex
 	catalogSum [32]byte
+	// calls numbers the calls, so their approval requests can be found (elicit.go).
+	calls atomic.Uint64
 }
 
 // toolView is the policy picture the MCP tool list was built from.
