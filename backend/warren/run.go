@@ -89,6 +89,10 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 	if err != nil {
 		return agent.Result{}, err
 	}
+	deferAll := false
+	if d, err := w.decisionAt(reg, a.Profile, a.Key, req.Depth); err == nil {
+		deferAll = w.deferAllMCP(reg, d, a.Key)
+	}
 	loop := agent.New(agent.Deps{
 		Registry: func(context.Context, string) (*tools.Registry, error) { return reg, nil },
 		Allowed: func(ctx context.Context, name string, depth int) (map[string]bool, error) {
@@ -109,7 +113,7 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 		Sessions: w.Sessions(),
 		Inbox:    w.announcer.inbox,
 		Logger:   w.log,
-		Hidden:   func(session, tool string) bool { return w.deferred.hidden(reg, session, tool) },
+		Hidden:   func(session, tool string) bool { return w.deferred.hidden(reg, session, tool, deferAll) },
 	})
 	return loop.Run(ctx, agent.RunRequest{
 		Agent: a.Key, User: "local", Session: req.Session, Prompt: req.Prompt, PromptKind: req.promptKind,

@@ -30,6 +30,10 @@ var settingSpecs = map[string]settingSpec{
 	SettingAllowHardLinks: {def: "false", check: parseBoolSetting,
 		desc: "let the file tools read, search, change and delete regular files that have more than one hard link " +
 			"(off: such a file can be a second name for a file outside the workspace)"},
+	// Automatic deferral behind tool_search (mcpdeferred.go).
+	SettingMCPDeferAbove: {def: "40", check: parseDeferAbove,
+		desc: "an agent offered more MCP tools than this gets them all behind tool_search (0: only servers marked deferred); " +
+			"per-agent values follow, e.g. 40,coder=10,reader=0"},
 	// First run (onboarding.go).
 	SettingFirstRunDone: {def: "false", check: parseBoolSetting,
 		desc: "the first-run setup was finished or skipped (false: the window opens it on start)"},
