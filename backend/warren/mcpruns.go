@@ -120,10 +120,21 @@ func (l *MCPLease) Refresh(ctx context.Context) ([]MCPServerReport, error) {
 			dropped = append(dropped, name)
 		}
 	}
-	l.held = want
+	l.held = slices.DeleteFunc(l.held, func(name string) bool { return slices.Contains(dropped, name) })
 	l.mu.Unlock()
 	w.releaseMCP(dropped)
-	if err := w.acquireMCP(ctx, added); err != nil {
+	added, err = w.acquireMCP(ctx, added)
+	l.mu.Lock()
+	released := l.done
+	if !released {
+		l.held = append(l.held, added...) // only what was acquired: Release gives back exactly that
+	}
+	l.mu.Unlock()
+	if released { // Release ran meanwhile: give these back too
+		w.releaseMCP(added)
+		return nil, err
+	}
+	if err != nil {
 		return nil, err
 	}
 	if len(added) == 0 {
@@ -168,24 +179,25 @@ func (w *Warren) mcpAutostart() bool {
 	return w.mcp.autostart
 }
 
-// acquireMCP takes a lease on each server, starting those not running.
-func (w *Warren) acquireMCP(ctx context.Context, names []string) error {
+// acquireMCP takes a lease on each server, starting those not running,
+// and returns the ones it leased (all of them unless it failed).
+func (w *Warren) acquireMCP(ctx context.Context, names []string) ([]string, error) {
 	ls := &w.mcp.leases
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	if ls.count == nil {
 		ls.count, ls.owned = map[string]int{}, map[string]bool{}
 	}
-	for _, name := range names {
+	for i, name := range names {
 		if _, running := w.MCP().Tools(name); !running {
 			if err := w.MCP().Start(ctx, name); err != nil {
-				return fmt.Errorf("start MCP server %s: %w", name, err)
+				return names[:i], fmt.Errorf("start MCP server %s: %w", name, err)
 			}
 			ls.owned[name] = true
 		}
 		ls.count[name]++
 	}
-	return nil
+	return names, nil
 }
 
 // releaseMCP drops a lease on each server and stops the ones the leases
