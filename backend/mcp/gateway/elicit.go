@@ -26,7 +26,9 @@ func (g *Gateway) askByElicitation(ctx context.Context, callID string) (stop fun
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tick := time.NewTicker(sweepEvery)
+		// Pending reads the shared database: look only now and then, for a
+		// request whose event was dropped.
+		tick := time.NewTicker(time.Second)
 		defer tick.Stop()
 		asked := map[string]bool{}
 		ask := func(req approvals.Request) {
@@ -47,7 +49,7 @@ func (g *Gateway) askByElicitation(ctx context.Context, callID string) (stop fun
 				if req, isReq := ev.Payload.(approvals.Request); isReq && ev.Topic == approvals.TopicRequested {
 					ask(req)
 				}
-			case <-tick.C: // a request whose event was dropped
+			case <-tick.C:
 				for _, req := range g.core.Approvals().Pending() {
 					ask(req)
 				}
