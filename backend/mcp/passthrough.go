@@ -30,26 +30,44 @@ func (m *Manager) connFor(ctx context.Context, server, agent string) (*conn, con
 
 // Resources lists a running server's resources.
 func (m *Manager) Resources(ctx context.Context, server, agent string) ([]mcp.Resource, error) {
+	return listAll(ctx, m, server, agent, "resources/list",
+		func(caps mcp.ServerCapabilities) bool { return caps.Resources != nil },
+		func(ctx context.Context, c *conn, cursor mcp.Cursor) ([]mcp.Resource, mcp.Cursor, error) {
+			req := mcp.ListResourcesRequest{}
+			req.Params.Cursor = cursor
+			res, err := c.client.ListResources(ctx, req)
+			if err != nil {
+				return nil, "", err
+			}
+			return res.Resources, res.NextCursor, nil
+		})
+}
+
+// listAll gathers every page of a list the server declares (declared
+// reports whether it does); a server that never ends its list is cut off
+// after 100 pages.
+func listAll[T any](ctx context.Context, m *Manager, server, agent, method string, declared func(mcp.ServerCapabilities) bool,
+	page func(context.Context, *conn, mcp.Cursor) ([]T, mcp.Cursor, error)) ([]T, error) {
 	c, ctx, cancel, err := m.connFor(ctx, server, agent)
 	if err != nil {
 		return nil, err
 	}
 	defer cancel()
-	if c.init == nil || c.init.Capabilities.Resources == nil {
+	if c.init == nil || !declared(c.init.Capabilities) {
 		return nil, nil
 	}
-	var out []mcp.Resource
-	req := mcp.ListResourcesRequest{}
-	for range 100 { // pages; a server that never ends its list is cut off
-		res, err := c.client.ListResources(ctx, req)
+	var out []T
+	var cursor mcp.Cursor
+	for range 100 {
+		items, next, err := page(ctx, c, cursor)
 		if err != nil {
-			return nil, fmt.Errorf("MCP server %s: resources/list: %w", server, c.preferDeath(err))
+			return nil, fmt.Errorf("MCP server %s: %s: %w", server, method, c.preferDeath(err))
 		}
-		out = append(out, res.Resources...)
-		if res.NextCursor == "" {
+		out = append(out, items...)
+		if next == "" {
 			break
 		}
-		req.Params.Cursor = res.NextCursor
+		cursor = next
 	}
 	return out, nil
 }
@@ -72,28 +90,17 @@ func (m *Manager) ReadResource(ctx context.Context, server, agent, uri string) (
 
 // Prompts lists a running server's prompts.
 func (m *Manager) Prompts(ctx context.Context, server, agent string) ([]mcp.Prompt, error) {
-	c, ctx, cancel, err := m.connFor(ctx, server, agent)
-	if err != nil {
-		return nil, err
-	}
-	defer cancel()
-	if c.init == nil || c.init.Capabilities.Prompts == nil {
-		return nil, nil
-	}
-	var out []mcp.Prompt
-	req := mcp.ListPromptsRequest{}
-	for range 100 {
-		res, err := c.client.ListPrompts(ctx, req)
-		if err != nil {
-			return nil, fmt.Errorf("MCP server %s: prompts/list: %w", server, c.preferDeath(err))
-		}
-		out = append(out, res.Prompts...)
-		if res.NextCursor == "" {
-			break
-		}
-		req.Params.Cursor = res.NextCursor
-	}
-	return out, nil
+	return listAll(ctx, m, server, agent, "prompts/list",
+		func(caps mcp.ServerCapabilities) bool { return caps.Prompts != nil },
+		func(ctx context.Context, c *conn, cursor mcp.Cursor) ([]mcp.Prompt, mcp.Cursor, error) {
+			req := mcp.ListPromptsRequest{}
+			req.Params.Cursor = cursor
+			res, err := c.client.ListPrompts(ctx, req)
+			if err != nil {
+				return nil, "", err
+			}
+			return res.Prompts, res.NextCursor, nil
+		})
 }
 
 // GetPrompt renders one prompt of a running server.

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -22,41 +23,21 @@ func (g *Gateway) askByElicitation(ctx context.Context, callID string) (stop fun
 		return func() {}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	ch, unsubscribe := g.core.Bus().Subscribe(64)
 	done := make(chan struct{})
+	asked := map[string]bool{}
+	var asking sync.WaitGroup
 	go func() {
 		defer close(done)
-		// Pending reads the shared database: look only now and then, for a
-		// request whose event was dropped.
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		asked := map[string]bool{}
-		ask := func(req approvals.Request) {
+		// Pending reads the shared database: sweep only now and then.
+		g.watchRequests(ctx, 64, time.Second, func(req approvals.Request) {
 			if req.CallID != callID || req.Origin != nil || asked[req.ID] {
 				return
 			}
 			asked[req.ID] = true
-			go g.elicitApproval(ctx, req)
-		}
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case ev, ok := <-ch:
-				if !ok {
-					return
-				}
-				if req, isReq := ev.Payload.(approvals.Request); isReq && ev.Topic == approvals.TopicRequested {
-					ask(req)
-				}
-			case <-tick.C:
-				for _, req := range g.core.Approvals().Pending() {
-					ask(req)
-				}
-			}
-		}
+			asking.Go(func() { g.elicitApproval(ctx, req) })
+		}, nil)
 	}()
-	return func() { cancel(); unsubscribe(); <-done }
+	return func() { cancel(); <-done; asking.Wait() }
 }
 
 // clientElicits reports whether the calling client declared elicitation.
