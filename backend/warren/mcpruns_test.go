@@ -215,3 +215,34 @@ func TestRunLeavesServersItDidNotStart(t *testing.T) {
 		t.Fatal("the run stopped a server it did not start")
 	}
 }
+
+// A server that never answers does not hold a run up past the wait: the
+// lease reports it as still connecting, and releasing the lease ends its
+// processes.
+func TestLeaseWaitIsBounded(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := open(t, t.TempDir())
+	key, mark := marker(t)
+	s := wmcp.Server{Name: "hung", Transport: wmcp.TransportStdio, Command: "sh", Args: []string{"-c", "sleep 120"},
+		Env: map[string]string{key: mark}, Enabled: true}
+	if err := w.SaveMCPServer(ctx, s, wmcp.ReplaceSecrets); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SetAlsoAllow(ctx, "group:mcp:hung", true); err != nil {
+		t.Fatal(err)
+	}
+	lease, report, err := w.LeaseMCP(ctx, warren.MCPUse{Agent: "default", Wait: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(report) != 1 || report[0].Server != "hung" || !strings.Contains(report[0].Problem, "still connecting") {
+		t.Fatalf("report = %+v", report)
+	}
+	if pids := processesWith(t, key, mark); len(pids) == 0 {
+		t.Fatal("the hung server was not started")
+	}
+	lease.Release()
+	lease.Release() // a second release gives nothing back twice
+	waitGone(t, key, mark)
+}
