@@ -42,6 +42,10 @@ type Options struct {
 	// Approver handles tools whose Info.RequiresConfirmation is set; with
 	// no Approver such tools are refused, never run unconfirmed.
 	Approver Approver
+	// Unknown, when set, may explain a call of a tool the registry does not
+	// have (a tool of an MCP server the agent may not use, say); false keeps
+	// the plain "unknown tool" result.
+	Unknown func(ctx context.Context, call Call) (Result, bool)
 }
 
 // Registry holds the tools an agent can call and runs every call through the
@@ -180,6 +184,11 @@ func (r *Registry) ExecuteWithContext(ctx context.Context, call Call) (Result, e
 	t, ok := r.Get(call.Name)
 	if !ok {
 		res := Errorf(CodeNotFound, "unknown tool %q", call.Name)
+		if r.opts.Unknown != nil {
+			if why, ok := r.opts.Unknown(ctx, call); ok {
+				res = r.scrubResult(why)
+			}
+		}
 		res.Duration = time.Since(start)
 		return res, nil
 	}

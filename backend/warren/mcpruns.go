@@ -342,42 +342,6 @@ func (w *Warren) mcpVerdicts(ctx context.Context, use MCPUse) ([]mcpVerdict, err
 	return out, nil
 }
 
-// MCPToolRefusal explains why agent may not call tool when the name
-// belongs to a configured MCP server it may not use; "" when the name
-// belongs to no such server (the caller's own "unknown tool" then applies).
-func (w *Warren) MCPToolRefusal(ctx context.Context, agent, profile, tool string) string {
-	if !strings.HasPrefix(tool, "mcp_") {
-		return ""
-	}
-	verdicts, err := w.mcpVerdicts(ctx, MCPUse{Agent: agent, Profile: profile})
-	if err != nil {
-		return fmt.Sprintf("tool %s: cannot check its MCP server: %v", tool, err)
-	}
-	var best *mcpVerdict
-	for i, v := range verdicts {
-		p := mcp.ToolName(v.server.Prefix(), "")
-		if strings.HasPrefix(tool, p) && (best == nil || len(p) > len(mcp.ToolName(best.server.Prefix(), ""))) {
-			best = &verdicts[i]
-		}
-	}
-	switch {
-	case best == nil:
-		return ""
-	case best.why != "":
-		return fmt.Sprintf("%s: tool %s belongs to MCP server %s, which agent %s may not use: %s",
-			tools.CodePolicyDenied, tool, best.server.Name, agent, best.why)
-	}
-	for _, off := range best.server.ToolDeny {
-		if mcp.ToolName(best.server.Prefix(), off) == tool {
-			return fmt.Sprintf("%s: tool %s of MCP server %s is switched off", tools.CodePolicyDenied, off, best.server.Name)
-		}
-	}
-	if _, running := w.MCP().Tools(best.server.Name); !running {
-		return fmt.Sprintf("%s: tool %s belongs to MCP server %s, which is not running here", tools.CodeNetwork, tool, best.server.Name)
-	}
-	return fmt.Sprintf("%s: MCP server %s offers no tool %s", tools.CodeNotFound, best.server.Name, tool)
-}
-
 // mcpForRun leases the servers a run's agent may use (see LeaseMCP),
 // reports them to on as a notice, and returns the system prompt's note on
 // servers that are not available, so the model knows why their tools are

@@ -102,7 +102,12 @@ func TestRunStartsAndStopsItsAgentsMCPServers(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	srv := llmtest.NewServer(t, llmtest.Cassette{Models: []string{"m1"}, Turns: []llmtest.Turn{
-		{ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "mcp_ev_echo", Arguments: []string{`{"message":"hello from the run"}`}}}},
+		{ToolCalls: []llmtest.ToolCall{
+			{ID: "c1", Name: "mcp_ev_echo", Arguments: []string{`{"message":"hello from the run"}`}},
+			// Called by name although not offered: the reasons come back.
+			{ID: "c2", Name: "mcp_secret_echo", Arguments: []string{`{"message":"x"}`}},
+			{ID: "c3", Name: "mcp_broken_echo", Arguments: []string{`{"message":"x"}`}},
+		}},
 		{Chunks: []string{"echoed"}},
 		{Chunks: []string{"nothing to echo with"}},
 	}})
@@ -161,9 +166,15 @@ func TestRunStartsAndStopsItsAgentsMCPServers(t *testing.T) {
 	if sys := chat[0].Messages[0].Content; !strings.Contains(sys, "MCP server broken") || !strings.Contains(sys, "boom-on-stderr") {
 		t.Fatalf("the system prompt does not say why broken's tools are missing:\n%s", sys)
 	}
-	last := chat[1].Messages[len(chat[1].Messages)-1]
-	if last.Role != "tool" || !strings.Contains(last.Content, "hello from the run") {
-		t.Fatalf("the echo result did not reach the model: %+v", last)
+	results := chat[1].Messages[len(chat[1].Messages)-3:]
+	if results[0].Role != "tool" || !strings.Contains(results[0].Content, "hello from the run") {
+		t.Fatalf("the echo result did not reach the model: %+v", results[0])
+	}
+	if !strings.Contains(results[1].Content, "PolicyDenied") || !strings.Contains(results[1].Content, "secret is restricted") {
+		t.Fatalf("an ungranted server's tool called by name: %q", results[1].Content)
+	}
+	if !strings.Contains(results[2].Content, "MCP server broken, which is") || !strings.Contains(results[2].Content, "boom-on-stderr") {
+		t.Fatalf("a failed server's tool called by name: %q", results[2].Content)
 	}
 	if len(notices) != 1 || !strings.Contains(notices[0], "ev: connected") || !strings.Contains(notices[0], "broken: not available") ||
 		strings.Contains(notices[0], "secret") || strings.Contains(notices[0], "unoffered") {

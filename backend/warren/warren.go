@@ -160,6 +160,7 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		Logger:   w.log,
 		Gate:     w.gate,
 		Approver: w.approveTool,
+		Unknown:  w.unknownTool,
 	})
 	shellDeps := runtime.Deps{Workspace: w.workspace, Runner: w.runnerFor, Approvals: w.approvals, Processes: w.processes, DataDir: w.dataDir}
 	err = builtin.Register(w.registry, builtin.Deps{
