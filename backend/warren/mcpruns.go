@@ -90,8 +90,8 @@ func (w *Warren) LeaseMCP(ctx context.Context, use MCPUse) (*MCPLease, []MCPServ
 }
 
 // Refresh takes configuration changes in: servers the agent may now use
-// are started and waited for, ones it may no longer use are released.
-// It reports the servers it started now.
+// are leased (started when not running) and waited for, ones it may no
+// longer use are released. It reports the newly leased servers.
 func (l *MCPLease) Refresh(ctx context.Context) ([]MCPServerReport, error) {
 	w := l.w
 	if w.mcpAutostart() {
@@ -238,7 +238,7 @@ func (w *Warren) mcpReports(ctx context.Context, names []string, wait time.Durat
 		default:
 			r.Problem = string(st.State)
 			if st.LastError != "" {
-				r.Problem += ": " + st.LastError
+				r.Problem += ": " + w.Scrub(st.LastError) // stderr lines can carry anything
 			}
 		}
 		out = append(out, r)
@@ -362,7 +362,7 @@ func (w *Warren) mcpForRun(ctx context.Context, a store.Agent, depth int, on fun
 			if note.Len() == 0 {
 				note.WriteString("\n## MCP servers not available\n\nThese servers' tools are missing from this turn; tell the user if the task needs them:\n")
 			}
-			fmt.Fprintf(&note, "- MCP server %s: %s\n", r.Server, w.Scrub(r.Problem))
+			fmt.Fprintf(&note, "- MCP server %s: %s\n", r.Server, r.Problem)
 		}
 	}
 	if on != nil {

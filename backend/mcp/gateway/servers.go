@@ -50,7 +50,7 @@ func (g *Gateway) leaseServers(ctx context.Context) (stop func(), err error) {
 func (g *Gateway) logServers(report []warren.MCPServerReport) {
 	for _, r := range report {
 		if r.Problem != "" {
-			g.log.Warn("mcp gateway: MCP server not available; its tools are not served", "server", r.Server, "problem", g.core.Scrub(r.Problem))
+			g.log.Warn("mcp gateway: MCP server not available; its tools are not served", "server", r.Server, "problem", r.Problem)
 			continue
 		}
 		g.log.Info("mcp gateway: serving MCP server", "server", r.Server, "tools", r.Tools)
