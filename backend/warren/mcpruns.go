@@ -274,7 +274,7 @@ type mcpVerdict struct {
 // grants still judge every call; this decides which servers to run.
 func (w *Warren) mcpVerdicts(ctx context.Context, use MCPUse) ([]mcpVerdict, error) {
 	servers, err := w.MCP().Store().List(ctx)
-	if err != nil {
+	if err != nil || len(servers) == 0 {
 		return nil, err
 	}
 	profile := use.Profile
@@ -316,9 +316,6 @@ func (w *Warren) mcpVerdicts(ctx context.Context, use MCPUse) ([]mcpVerdict, err
 			probes = append(probes, probe) // else the server's own tool of that name stands in
 		}
 		names[i] = probe.info.Name
-	}
-	if len(servers) == 0 {
-		return nil, nil
 	}
 	reg, err := base.WithTools(probes...)
 	if err != nil {
