@@ -3,12 +3,10 @@ package cli_test
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/warren-dev/warren/app/cli"
 	"github.com/warren-dev/warren/backend/llm/llmtest"
 )
 
@@ -33,32 +31,5 @@ func TestRunOffersMCPTools(t *testing.T) {
 		!strings.Contains(string(reqs[len(reqs)-1].Body), "cli says hi") {
 		t.Fatalf("the model was not offered the tool or did not get its result: %d requests", len(reqs))
 	}
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		pids := withEnv(t, mark)
-		if len(pids) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server processes outlived warren run: %v", pids)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// withEnv lists the pids whose environment holds entry.
-func withEnv(t *testing.T, entry string) []string {
-	t.Helper()
-	dirs, err := filepath.Glob("/proc/[0-9]*")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, d := range dirs {
-		env, err := os.ReadFile(filepath.Join(d, "environ")) //nolint:gosec // G304: /proc entries
-		if err == nil && strings.Contains(string(env), entry+"\x00") {
-			out = append(out, filepath.Base(d))
-		}
-	}
-	return out
+	cli.WaitNoPIDsWithEnv(t, mark, "warren run")
 }
