@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	wmcp "github.com/warren-dev/warren/backend/mcp"
+	"github.com/warren-dev/warren/backend/mcp/mcptest"
 )
 
 // TestMCPServeProcessPassThrough runs the real `warren mcp serve --stdio`
@@ -52,9 +53,9 @@ func TestMCPServeProcessPassThrough(t *testing.T) {
 	if !strings.Contains(stderr.String(), "serving MCP server") {
 		t.Fatalf("the gateway did not report the server it serves:\n%s", stderr.String())
 	}
-	if len(PIDsWithEnv(t, "WARREN_TEST_MARK="+mark)) == 0 {
+	if len(mcptest.PIDsWithEnv(t, "WARREN_TEST_MARK="+mark)) == 0 {
 		t.Fatal("no server process found while the gateway runs (the scan finds nothing)")
 	}
 	check(t, c.Close()) // stdin closes: the gateway ends
-	WaitNoPIDsWithEnv(t, "WARREN_TEST_MARK="+mark, "warren mcp serve")
+	mcptest.WaitNoPIDsWithEnv(t, "WARREN_TEST_MARK="+mark, "warren mcp serve")
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warren-dev/warren/app/cli"
 	"github.com/warren-dev/warren/backend/llm/llmtest"
+	"github.com/warren-dev/warren/backend/mcp/mcptest"
 )
 
 // `warren run` starts the MCP servers the agent may use, offers their
@@ -31,5 +31,5 @@ func TestRunOffersMCPTools(t *testing.T) {
 		!strings.Contains(string(reqs[len(reqs)-1].Body), "cli says hi") {
 		t.Fatalf("the model was not offered the tool or did not get its result: %d requests", len(reqs))
 	}
-	cli.WaitNoPIDsWithEnv(t, mark, "warren run")
+	mcptest.WaitNoPIDsWithEnv(t, mark, "warren run")
 }

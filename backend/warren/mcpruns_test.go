@@ -5,8 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +13,7 @@ import (
 	"github.com/warren-dev/warren/backend/agent"
 	"github.com/warren-dev/warren/backend/llm/llmtest"
 	wmcp "github.com/warren-dev/warren/backend/mcp"
+	"github.com/warren-dev/warren/backend/mcp/mcptest"
 	"github.com/warren-dev/warren/backend/warren"
 )
 
@@ -29,35 +28,13 @@ func marker(t *testing.T) (key, value string) {
 // processesWith lists the pids whose environment holds key=value.
 func processesWith(t *testing.T, key, value string) []string {
 	t.Helper()
-	dirs, err := filepath.Glob("/proc/[0-9]*")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []byte(key + "=" + value + "\x00")
-	var out []string
-	for _, d := range dirs {
-		env, err := os.ReadFile(filepath.Join(d, "environ")) //nolint:gosec // G304: /proc entries
-		if err == nil && strings.Contains(string(env), string(want)) {
-			out = append(out, filepath.Base(d))
-		}
-	}
-	return out
+	return mcptest.PIDsWithEnv(t, key+"="+value)
 }
 
 // waitGone polls until no process carries the marker, or fails.
 func waitGone(t *testing.T, key, value string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		pids := processesWith(t, key, value)
-		if len(pids) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server processes outlived the run: %v", pids)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	mcptest.WaitNoPIDsWithEnv(t, key+"="+value, "the run")
 }
 
 // chatRequest is the part of a recorded model request the tests read.

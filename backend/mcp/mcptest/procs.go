@@ -1,4 +1,6 @@
-package cli
+// Package mcptest helps tests that run real MCP server processes check
+// that none outlives what started it.
+package mcptest
 
 import (
 	"os"
@@ -8,9 +10,9 @@ import (
 	"time"
 )
 
-// PIDsWithEnv lists the processes whose environment holds entry (K=V): how
-// the tests find the MCP server processes a command started.
-func PIDsWithEnv(t *testing.T, entry string) []string {
+// PIDsWithEnv lists the processes whose environment holds entry (K=V):
+// give a server a unique variable and find its processes by it (Linux).
+func PIDsWithEnv(t testing.TB, entry string) []string {
 	t.Helper()
 	dirs, err := filepath.Glob("/proc/[0-9]*")
 	if err != nil {
@@ -26,8 +28,9 @@ func PIDsWithEnv(t *testing.T, entry string) []string {
 	return out
 }
 
-// WaitNoPIDsWithEnv polls until no process holds entry, or fails.
-func WaitNoPIDsWithEnv(t *testing.T, entry, what string) {
+// WaitNoPIDsWithEnv polls until no process holds entry, or fails the test
+// after 15 s naming what the processes outlived.
+func WaitNoPIDsWithEnv(t testing.TB, entry, what string) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
