@@ -43,6 +43,21 @@ func (m *Manager) Resources(ctx context.Context, server, agent string) ([]mcp.Re
 		})
 }
 
+// ResourceTemplates lists a running server's resource templates.
+func (m *Manager) ResourceTemplates(ctx context.Context, server, agent string) ([]mcp.ResourceTemplate, error) {
+	return listAll(ctx, m, server, agent, "resources/templates/list",
+		func(caps mcp.ServerCapabilities) bool { return caps.Resources != nil },
+		func(ctx context.Context, c *conn, cursor mcp.Cursor) ([]mcp.ResourceTemplate, mcp.Cursor, error) {
+			req := mcp.ListResourceTemplatesRequest{}
+			req.Params.Cursor = cursor
+			res, err := c.client.ListResourceTemplates(ctx, req)
+			if err != nil {
+				return nil, "", err
+			}
+			return res.ResourceTemplates, res.NextCursor, nil
+		})
+}
+
 // listAll gathers every page of a list the server declares (declared
 // reports whether it does); a server that never ends its list is cut off
 // after 100 pages.

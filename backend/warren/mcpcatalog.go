@@ -39,6 +39,14 @@ func (w *Warren) MCPResources(ctx context.Context, agent, profile, server string
 	return w.MCP().Resources(ctx, server, agent)
 }
 
+// MCPResourceTemplates lists the resource templates of a server agent may use.
+func (w *Warren) MCPResourceTemplates(ctx context.Context, agent, profile, server string) ([]mcpgo.ResourceTemplate, error) {
+	if err := w.mayUseMCP(ctx, agent, profile, server); err != nil {
+		return nil, err
+	}
+	return w.MCP().ResourceTemplates(ctx, server, agent)
+}
+
 // ReadMCPResource reads a resource of a server agent may use; text is scrubbed.
 func (w *Warren) ReadMCPResource(ctx context.Context, agent, profile, server, uri string) ([]mcpgo.ResourceContents, error) {
 	if err := w.mayUseMCP(ctx, agent, profile, server); err != nil {

@@ -38,9 +38,30 @@ func splitResourceURI(uri string) (srv, orig string, ok bool) {
 // changed, which tells clients with list_changed.
 func (g *Gateway) refreshCatalog(ctx context.Context, servers []string) {
 	var resources []server.ServerResource
+	var templates []server.ServerResourceTemplate
 	var prompts []server.ServerPrompt
 	h := sha256.New()
 	for _, srv := range servers {
+		ts, err := g.core.MCPResourceTemplates(ctx, g.opts.Agent, g.opts.Profile, srv)
+		if err != nil {
+			g.log.Warn("mcp gateway: resource templates not served", "server", srv, "err", g.core.Scrub(err.Error()))
+		}
+		for _, rt := range ts {
+			if rt.URITemplate == nil || rt.URITemplate.Template == nil {
+				continue
+			}
+			var tmpl mcp.URITemplate
+			raw, _ := json.Marshal(resourceURI(srv, rt.URITemplate.Raw()))
+			if err := tmpl.UnmarshalJSON(raw); err != nil {
+				g.log.Warn("mcp gateway: a resource template is not served", "server", srv, "template", rt.URITemplate.Raw(), "err", err)
+				continue
+			}
+			rt.URITemplate = &tmpl
+			rt.Name = srv + ": " + rt.Name
+			b, _ := json.Marshal(rt)
+			h.Write(b)
+			templates = append(templates, server.ServerResourceTemplate{Template: rt, Handler: g.readResource})
+		}
 		rs, err := g.core.MCPResources(ctx, g.opts.Agent, g.opts.Profile, srv)
 		if err != nil {
 			g.log.Warn("mcp gateway: resources not served", "server", srv, "err", g.core.Scrub(err.Error()))
@@ -73,14 +94,14 @@ func (g *Gateway) refreshCatalog(ctx context.Context, servers []string) {
 		return
 	}
 	g.catalogSum = sum
-	g.srv.SetResourceTemplates(server.ServerResourceTemplate{
+	g.srv.SetResourceTemplates(append(templates, server.ServerResourceTemplate{
 		// Any URI of a pass-through server reaches the core, which reads it
 		// or says why the agent may not (an unlisted URI is not refused as
 		// merely "not found").
 		Template: mcp.NewResourceTemplate(resourcePrefix+"{server}/{+uri}", "MCP server resource",
 			mcp.WithTemplateDescription("A resource of an MCP server Warren passes through: "+resourcePrefix+"SERVER/URI")),
 		Handler: g.readResource,
-	})
+	})...)
 	g.srv.SetResources(resources...)
 	g.srv.SetPrompts(prompts...)
 }

@@ -151,6 +151,23 @@ func TestPassThroughHTTP(t *testing.T) {
 		if _, err := c.ReadResource(ctx, req); err == nil || !strings.Contains(err.Error(), "restricted") {
 			t.Fatalf("reading an ungranted server's resource: %v", err)
 		}
+		tl, err := c.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
+		must(t, err)
+		var evTemplate string
+		for _, rt := range tl.ResourceTemplates {
+			if raw := rt.URITemplate.Raw(); strings.HasPrefix(raw, "mcp://ev/") {
+				evTemplate = raw
+			}
+		}
+		if evTemplate == "" {
+			t.Fatalf("ev's resource templates are not listed (namespaced): %+v", tl.ResourceTemplates)
+		}
+		req.Params.URI = "mcp://ev/demo://resource/dynamic/text/7" // made from one of ev's templates
+		read, err = c.ReadResource(ctx, req)
+		must(t, err)
+		if text, ok := mcp.AsTextResourceContents(read.Contents[0]); !ok || text.URI != req.Params.URI || text.Text == "" {
+			t.Fatalf("templated resource: %+v", read.Contents)
+		}
 		ps, err := c.ListPrompts(ctx, mcp.ListPromptsRequest{})
 		must(t, err)
 		var names []string
