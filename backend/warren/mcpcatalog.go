@@ -14,6 +14,12 @@ import (
 // them through (`warren mcp serve`): the same servers as its tools (policy
 // and grants), text scrubbed like tool results.
 
+// MCPServerRef names a server as seen by one agent under a profile ("" =
+// the agent's own or the active one).
+type MCPServerRef struct {
+	Agent, Profile, Server string
+}
+
 // mayUseMCP is nil when agent may use server, else an error saying why not.
 func (w *Warren) mayUseMCP(ctx context.Context, agent, profile, server string) error {
 	verdicts, err := w.mcpVerdicts(ctx, MCPUse{Agent: agent, Profile: profile})
@@ -32,27 +38,27 @@ func (w *Warren) mayUseMCP(ctx context.Context, agent, profile, server string) e
 }
 
 // MCPResources lists the resources of a server agent may use.
-func (w *Warren) MCPResources(ctx context.Context, agent, profile, server string) ([]mcpgo.Resource, error) {
-	if err := w.mayUseMCP(ctx, agent, profile, server); err != nil {
+func (w *Warren) MCPResources(ctx context.Context, ref MCPServerRef) ([]mcpgo.Resource, error) {
+	if err := w.mayUseMCP(ctx, ref.Agent, ref.Profile, ref.Server); err != nil {
 		return nil, err
 	}
-	return w.MCP().Resources(ctx, server, agent)
+	return w.MCP().Resources(ctx, ref.Server, ref.Agent)
 }
 
 // MCPResourceTemplates lists the resource templates of a server agent may use.
-func (w *Warren) MCPResourceTemplates(ctx context.Context, agent, profile, server string) ([]mcpgo.ResourceTemplate, error) {
-	if err := w.mayUseMCP(ctx, agent, profile, server); err != nil {
+func (w *Warren) MCPResourceTemplates(ctx context.Context, ref MCPServerRef) ([]mcpgo.ResourceTemplate, error) {
+	if err := w.mayUseMCP(ctx, ref.Agent, ref.Profile, ref.Server); err != nil {
 		return nil, err
 	}
-	return w.MCP().ResourceTemplates(ctx, server, agent)
+	return w.MCP().ResourceTemplates(ctx, ref.Server, ref.Agent)
 }
 
 // ReadMCPResource reads a resource of a server agent may use; text is scrubbed.
-func (w *Warren) ReadMCPResource(ctx context.Context, agent, profile, server, uri string) ([]mcpgo.ResourceContents, error) {
-	if err := w.mayUseMCP(ctx, agent, profile, server); err != nil {
+func (w *Warren) ReadMCPResource(ctx context.Context, ref MCPServerRef, uri string) ([]mcpgo.ResourceContents, error) {
+	if err := w.mayUseMCP(ctx, ref.Agent, ref.Profile, ref.Server); err != nil {
 		return nil, err
 	}
-	contents, err := w.MCP().ReadResource(ctx, server, agent, uri)
+	contents, err := w.MCP().ReadResource(ctx, ref.Server, ref.Agent, uri)
 	if err != nil {
 		return nil, err
 	}
@@ -66,19 +72,19 @@ func (w *Warren) ReadMCPResource(ctx context.Context, agent, profile, server, ur
 }
 
 // MCPPrompts lists the prompts of a server agent may use.
-func (w *Warren) MCPPrompts(ctx context.Context, agent, profile, server string) ([]mcpgo.Prompt, error) {
-	if err := w.mayUseMCP(ctx, agent, profile, server); err != nil {
+func (w *Warren) MCPPrompts(ctx context.Context, ref MCPServerRef) ([]mcpgo.Prompt, error) {
+	if err := w.mayUseMCP(ctx, ref.Agent, ref.Profile, ref.Server); err != nil {
 		return nil, err
 	}
-	return w.MCP().Prompts(ctx, server, agent)
+	return w.MCP().Prompts(ctx, ref.Server, ref.Agent)
 }
 
 // GetMCPPrompt renders a prompt of a server agent may use; text is scrubbed.
-func (w *Warren) GetMCPPrompt(ctx context.Context, agent, profile, server, name string, args map[string]string) (*mcpgo.GetPromptResult, error) {
-	if err := w.mayUseMCP(ctx, agent, profile, server); err != nil {
+func (w *Warren) GetMCPPrompt(ctx context.Context, ref MCPServerRef, name string, args map[string]string) (*mcpgo.GetPromptResult, error) {
+	if err := w.mayUseMCP(ctx, ref.Agent, ref.Profile, ref.Server); err != nil {
 		return nil, err
 	}
-	res, err := w.MCP().GetPrompt(ctx, server, agent, name, args)
+	res, err := w.MCP().GetPrompt(ctx, ref.Server, ref.Agent, name, args)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/warren-dev/warren/backend/warren"
 )
 
 // The pass-through servers' resources and prompts are served namespaced by
@@ -42,7 +44,8 @@ func (g *Gateway) refreshCatalog(ctx context.Context, servers []string) {
 	var prompts []server.ServerPrompt
 	h := sha256.New()
 	for _, srv := range servers {
-		ts, err := g.core.MCPResourceTemplates(ctx, g.opts.Agent, g.opts.Profile, srv)
+		ref := g.serverRef(srv)
+		ts, err := g.core.MCPResourceTemplates(ctx, ref)
 		if err != nil {
 			g.log.Warn("mcp gateway: resource templates not served", "server", srv, "err", g.core.Scrub(err.Error()))
 		}
@@ -62,7 +65,7 @@ func (g *Gateway) refreshCatalog(ctx context.Context, servers []string) {
 			h.Write(b)
 			templates = append(templates, server.ServerResourceTemplate{Template: rt, Handler: g.readResource})
 		}
-		rs, err := g.core.MCPResources(ctx, g.opts.Agent, g.opts.Profile, srv)
+		rs, err := g.core.MCPResources(ctx, ref)
 		if err != nil {
 			g.log.Warn("mcp gateway: resources not served", "server", srv, "err", g.core.Scrub(err.Error()))
 		}
@@ -73,7 +76,7 @@ func (g *Gateway) refreshCatalog(ctx context.Context, servers []string) {
 			h.Write(b)
 			resources = append(resources, server.ServerResource{Resource: r, Handler: g.readResource})
 		}
-		ps, err := g.core.MCPPrompts(ctx, g.opts.Agent, g.opts.Profile, srv)
+		ps, err := g.core.MCPPrompts(ctx, ref)
 		if err != nil {
 			g.log.Warn("mcp gateway: prompts not served", "server", srv, "err", g.core.Scrub(err.Error()))
 		}
@@ -106,13 +109,18 @@ func (g *Gateway) refreshCatalog(ctx context.Context, servers []string) {
 	g.srv.SetPrompts(prompts...)
 }
 
+// serverRef names a pass-through server as the served agent sees it.
+func (g *Gateway) serverRef(srv string) warren.MCPServerRef {
+	return warren.MCPServerRef{Agent: g.opts.Agent, Profile: g.opts.Profile, Server: srv}
+}
+
 // readResource reads a pass-through resource through the core.
 func (g *Gateway) readResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	srv, orig, ok := splitResourceURI(req.Params.URI)
 	if !ok {
 		return nil, fmt.Errorf("resource %q: not a Warren pass-through URI (%sSERVER/URI)", req.Params.URI, resourcePrefix)
 	}
-	contents, err := g.core.ReadMCPResource(ctx, g.opts.Agent, g.opts.Profile, srv, orig)
+	contents, err := g.core.ReadMCPResource(ctx, g.serverRef(srv), orig)
 	if err != nil {
 		return nil, fmt.Errorf("%s", g.core.Scrub(err.Error()))
 	}
@@ -136,7 +144,7 @@ func (g *Gateway) readResource(ctx context.Context, req mcp.ReadResourceRequest)
 // getPrompt renders a pass-through prompt through the core.
 func (g *Gateway) getPrompt(srv, name string) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		res, err := g.core.GetMCPPrompt(ctx, g.opts.Agent, g.opts.Profile, srv, name, req.Params.Arguments)
+		res, err := g.core.GetMCPPrompt(ctx, g.serverRef(srv), name, req.Params.Arguments)
 		if err != nil {
 			return nil, fmt.Errorf("%s", g.core.Scrub(err.Error()))
 		}
