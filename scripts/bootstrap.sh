@@ -82,6 +82,16 @@ else
   touch "$stamp"
 fi
 
+# --- the MCP Inspector CLI: a third-party client for the gateway tests ---------
+stamp=backend/mcp/gateway/testdata/inspector/node_modules/.package-lock.json
+if [[ -f $stamp && $stamp -nt backend/mcp/gateway/testdata/inspector/package.json && $stamp -nt backend/mcp/gateway/testdata/inspector/package-lock.json ]]; then
+  say "MCP Inspector CLI: up to date"
+else
+  say "npm install (backend/mcp/gateway/testdata/inspector: MCP Inspector CLI)"
+  (cd backend/mcp/gateway/testdata/inspector && as_user npm install --no-audit --no-fund)
+  touch "$stamp"
+fi
+
 # --- golangci-lint -------------------------------------------------------------
 gobin=$(as_user go env GOBIN)
 [[ -n $gobin ]] || gobin="$(as_user go env GOPATH)/bin"

@@ -42,10 +42,10 @@ type Options struct {
 	// Approver handles tools whose Info.RequiresConfirmation is set; with
 	// no Approver such tools are refused, never run unconfirmed.
 	Approver Approver
-	// Missing may explain a call to a name that is not registered (a tool
-	// of an MCP server that is down); ok false keeps "unknown tool". ctx
-	// carries the call's context, so it can tell who may learn the reason.
-	Missing func(ctx context.Context, name string) (res Result, ok bool)
+	// Unknown, when set, may explain a call of a tool the registry does not
+	// have (a tool of an MCP server the agent may not use, say); false keeps
+	// the plain "unknown tool" result.
+	Unknown func(ctx context.Context, call Call) (Result, bool)
 }
 
 // Registry holds the tools an agent can call and runs every call through the
@@ -184,8 +184,8 @@ func (r *Registry) ExecuteWithContext(ctx context.Context, call Call) (Result, e
 	t, ok := r.Get(call.Name)
 	if !ok {
 		res := Errorf(CodeNotFound, "unknown tool %q", call.Name)
-		if r.opts.Missing != nil {
-			if why, ok := r.opts.Missing(WithCallContext(ctx, call.Context), call.Name); ok {
+		if r.opts.Unknown != nil {
+			if why, ok := r.opts.Unknown(ctx, call); ok {
 				res = r.scrubResult(why)
 			}
 		}

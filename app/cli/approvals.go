@@ -170,7 +170,7 @@ func isTerminal(r io.Reader) bool {
 
 func runApprovals(ctx context.Context, env Env, args []string) error {
 	if len(args) == 0 {
-		return usagef("expected a subcommand: list, revoke, audit or mode")
+		return usagef("expected a subcommand: pending, answer, list, revoke, audit or mode")
 	}
 	fs := flag.NewFlagSet("approvals", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -182,6 +182,13 @@ func runApprovals(ctx context.Context, env Env, args []string) error {
 	defer closeQuietly(w)
 	svc := w.Approvals()
 	switch args[0] {
+	case "pending":
+		if len(pos) > 0 {
+			return usagef("unexpected argument %q", pos[0])
+		}
+		return printPending(env, svc.Pending(), *asJSON)
+	case "answer":
+		return answerPending(env, svc, pos)
 	case "list":
 		pats, err := svc.Patterns(ctx)
 		if err != nil {
@@ -239,8 +246,58 @@ func runApprovals(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "approval mode: %s\n", svc.Mode())
 		return nil
 	}
-	return usagef("unknown subcommand %q (want list, revoke, audit or mode)", args[0])
+	return usagef("unknown subcommand %q (want pending, answer, list, revoke, audit or mode)", args[0])
 }
+
+// printPending lists the requests waiting for an answer: this process has
+// none of its own, so they are other Warren processes' (`warren mcp serve`,
+// a run, the window).
+func printPending(env Env, reqs []approvals.Request, asJSON bool) error {
+	if asJSON {
+		if reqs == nil {
+			reqs = []approvals.Request{}
+		}
+		return printJSON(env, reqs)
+	}
+	if len(reqs) == 0 {
+		fmt.Fprintln(env.Stdout, "no approval requests are waiting")
+		return nil
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tTOOL\tAGENT\tFROM\tDENIED IN\tSUMMARY\tWHY")
+	for _, r := range reqs {
+		from := "-"
+		if r.Origin != nil {
+			from = r.Origin.String()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Tool, orDash(r.Agent), from,
+			time.Until(r.Deadline).Round(time.Second), tabless(r.Summary), tabless(r.Reason))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, "answer with: warren approvals answer ID yes|no|always")
+	return nil
+}
+
+// answerPending is `warren approvals answer ID yes|no|always`.
+func answerPending(env Env, svc *approvals.Service, pos []string) error {
+	if len(pos) != 2 {
+		return usagef("want ID and an answer: warren approvals answer ID yes|no|always (IDs: warren approvals pending)")
+	}
+	d, err := approvals.ParseDecision(pos[1])
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if !svc.Answer(pos[0], d) {
+		return fmt.Errorf("approval request %q is not waiting: unknown, already answered, timed out, or its process ended (see warren approvals pending)", pos[0])
+	}
+	fmt.Fprintf(env.Stdout, "answered %s: %s\n", pos[0], d)
+	return nil
+}
+
+// tabless keeps a table cell on one line.
+func tabless(s string) string { return strings.NewReplacer("\t", " ", "\n", " ").Replace(s) }
 
 func orDash(s string) string {
 	if s == "" {

@@ -58,7 +58,7 @@ func commands() []command {
 		{"mcp", mcpUsage, runMCP},
 		{"tools", "list the tool inventory: tools [--json] [--profile P] [--agent A]", runTools},
 		{"tool", "call one tool: tool call NAME 'ARGS_JSON' [--workspace DIR] [--agent A] [--approve yes|no|always] [--sandbox podman|host] [--json]", runTool},
-		{"approvals", "approvals list|revoke ID|audit [--limit N]|mode [ask|allowlist|deny] [--json]", runApprovals},
+		{"approvals", "approvals pending|answer ID yes|no|always|list|revoke ID|audit [--limit N]|mode [ask|allowlist|deny] [--json]", runApprovals},
 		{"custom-tools", "custom-tools list [--json] | add --file F | add NAME --description D --command CMD [--param K=DESC]... [--required K]... [--env K=V]... [--agent A] | remove NAME [--agent A]", runCustomTools},
 		{"sandbox", "sandbox status [--json] | doctor [--agent A] [--json] | image build [--from IMAGE] | prune [--all] | set [--mode podman|host] [--fallback deny|host] [--image I]", runSandbox},
 		{"credentials", "credentials list [--json] | add NAME [--preset P] [--path ABS] [--env K=V]... [--deny REGEX]... | remove NAME", runCredentials},

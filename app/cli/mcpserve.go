@@ -32,12 +32,21 @@ func mcpServe(ctx context.Context, env Env, args []string) error {
 	token := fs.String("token", "", "HTTP bearer token (default: $"+gateway.EnvToken+", else one kept in the data directory)")
 	approve := fs.String("approve", "", "answer approval requests: yes (allow once), always, or no (default: wait, then deny)")
 	approvalTimeout := fs.Duration("approval-timeout", defaultMCPApprovalTimeout, "how long an unanswered approval waits before it is denied")
+	printToken := fs.Bool("print-token", false, "print the HTTP bearer token (--token, else $"+gateway.EnvToken+", else the one kept in the data directory, made on first use) and exit")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q", pos[0])
+	}
+	if *printToken {
+		tok, _, err := mcpToken(env, *token)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, tok)
+		return nil
 	}
 	if *stdio && *httpAddr != "" {
 		return usagef("choose one transport: --stdio or --http ADDR")

@@ -391,8 +391,14 @@ func TestMCPServeHTTP(t *testing.T) {
 	check(t, err)
 	defer bad.Close()
 	check(t, bad.Start(ctx))
-	if _, err := bad.Initialize(ctx, mcp.InitializeRequest{}); err == nil {
-		t.Fatal("a wrong token was accepted")
+	if _, err := bad.Initialize(ctx, mcp.InitializeRequest{}); err == nil || !strings.Contains(err.Error(), "--print-token") {
+		t.Fatalf("a wrong token: %v", err)
+	}
+	// --print-token prints the token the clients need.
+	var out strings.Builder
+	check(t, mcpServe(ctx, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: io.Discard, DataDir: dir}, []string{"--print-token"}))
+	if strings.TrimSpace(out.String()) != token {
+		t.Fatalf("--print-token printed %q, want the kept token", out.String())
 	}
 	if err := stop(); err != nil {
 		t.Fatalf("serve ended with %v", err)

@@ -142,6 +142,8 @@ func (p *turnPrinter) event(ev agent.Event) {
 		p.wroteText = true
 	case agent.EventToolStart:
 		fmt.Fprintf(p.env.Stderr, "→ %s %s\n", ev.Tool, tools.OneLine(ev.Args, 200))
+	case agent.EventNotice:
+		fmt.Fprintf(p.env.Stderr, "· %s\n", ev.Text)
 	case agent.EventToolEnd:
 		status := "ok"
 		if ev.Code != "" {

@@ -45,6 +45,8 @@ type conn struct {
 	// fallback); note says why.
 	via  Transport
 	note string
+	// progress routes notifications/progress to the calls that asked (progress.go).
+	progress progressRoutes
 }
 
 // describe says a transport failure plainly (HTTP servers); other errors
@@ -169,6 +171,7 @@ func dialAs(ctx context.Context, s Server, o dialOptions, t Transport) (*conn, e
 	if o.notify != nil {
 		c.client.OnNotification(o.notify)
 	}
+	c.client.OnNotification(c.progress.route)
 	if err := c.initialize(ctx, s); err != nil {
 		c.close()
 		return nil, err
@@ -410,6 +413,7 @@ func (c *conn) callTool(ctx context.Context, tool string, args json.RawMessage, 
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
 	req.Params.Arguments = args
+	defer c.withProgressToken(parent, &req)()
 	res, err := c.client.CallTool(ctx, req)
 	switch {
 	case err == nil:

@@ -312,6 +312,28 @@ func (a Access) PermitsSwitchedOn(agent, user, tool string) (bool, string) {
 	return a.Permits(agent, user, tool)
 }
 
+// Usable reports whether agent (for user) may use some tool of the server
+// at all, and why not: the server-level part of Permits, for deciding which
+// servers a run needs (Permits still judges every call).
+func (a Access) Usable(agent, user string) (bool, string) {
+	var mine, enabled int
+	for _, g := range a.grants {
+		if (g.Scope == ScopeAgent && g.Subject == agent) || (g.Scope == ScopeUser && g.Subject == user) {
+			mine++
+			if g.Enabled {
+				enabled++
+			}
+		}
+	}
+	switch {
+	case mine == 0 && a.server.Restricted:
+		return false, fmt.Sprintf("MCP server %s is restricted and agent %s has no grant (request access)", a.server.Name, agent)
+	case mine > 0 && enabled == 0:
+		return false, fmt.Sprintf("the grant for agent %s on MCP server %s is disabled", agent, a.server.Name)
+	}
+	return true, ""
+}
+
 // AgentOverrides returns the decrypted overrides of every enabled agent
 // grant that has some, by server and agent.
 func (s *Store) AgentOverrides(ctx context.Context) (map[string]map[string]Overrides, error) {

@@ -30,6 +30,8 @@ type mcpState struct {
 	version    string
 	// autostart: this process (the window) runs every enabled server.
 	autostart bool
+	// leases hold the servers runs of this process started (mcpruns.go).
+	leases mcpLeases
 }
 
 func (w *Warren) initMCP(ctx context.Context) error {

@@ -80,9 +80,18 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 	if !a.Sandbox {
 		sandboxMode = SandboxHost
 	}
+	lease, missing, err := w.mcpForRun(ctx, a, req.Depth, on)
+	if err != nil {
+		return agent.Result{}, err
+	}
+	defer lease.Release()
 	reg, err := w.taskRegistry(ctx, taskRun{agent: a.Key, provider: prov, model: model, emulate: emulate, base: req})
 	if err != nil {
 		return agent.Result{}, err
+	}
+	deferAll := false
+	if d, err := w.decisionAt(reg, a.Profile, a.Key, req.Depth); err == nil {
+		deferAll = w.deferAllMCP(reg, d, a.Key)
 	}
 	loop := agent.New(agent.Deps{
 		Registry: func(context.Context, string) (*tools.Registry, error) { return reg, nil },
@@ -98,12 +107,13 @@ func (w *Warren) RunAgent(ctx context.Context, req RunRequest, on func(agent.Eve
 			return out, nil
 		},
 		SystemPrompt: func(ctx context.Context, name, user string) (string, error) {
-			return w.systemPrompt(ctx, a, user, ws)
+			p, err := w.systemPrompt(ctx, a, user, ws)
+			return p + missing, err
 		},
 		Sessions: w.Sessions(),
 		Inbox:    w.announcer.inbox,
 		Logger:   w.log,
-		Hidden:   func(session, tool string) bool { return w.deferred.hidden(reg, session, tool) },
+		Hidden:   func(session, tool string) bool { return w.deferred.hidden(reg, session, tool, deferAll) },
 	})
 	return loop.Run(ctx, agent.RunRequest{
 		Agent: a.Key, User: "local", Session: req.Session, Prompt: req.Prompt, PromptKind: req.promptKind,

@@ -38,6 +38,10 @@ var settingSpecs = map[string]settingSpec{
 			"or provider:NAME (an OpenAI-compatible provider's /embeddings, with memory.embed_model); a change rebuilds the vectors"},
 	SettingMemoryEmbedModel: {def: "", check: func(v string) (string, error) { return strings.TrimSpace(v), nil },
 		desc: "the embedding model for memory.embedder provider:NAME, e.g. nomic-embed-text"},
+	// Automatic deferral behind tool_search (mcpdeferred.go).
+	SettingMCPDeferAbove: {def: "40", check: parseDeferAbove,
+		desc: "an agent offered more MCP tools than this gets them all behind tool_search (0: only servers marked deferred); " +
+			"per-agent values follow, e.g. 40,coder=10,reader=0"},
 	// First run (onboarding.go).
 	SettingFirstRunDone: {def: "false", check: parseBoolSetting,
 		desc: "the first-run setup was finished or skipped (false: the window opens it on start)"},

@@ -166,7 +166,7 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		Logger:   w.log,
 		Gate:     w.gate,
 		Approver: w.approveTool,
-		Missing:  w.explainMissingTool,
+		Unknown:  w.unknownTool,
 	})
 	shellDeps := runtime.Deps{Workspace: w.workspace, Runner: w.runnerFor, Approvals: w.approvals, Processes: w.processes, DataDir: w.dataDir}
 	err = builtin.Register(w.registry, builtin.Deps{
@@ -248,6 +248,8 @@ type CallRequest struct {
 	Sandbox string
 	// Profile is the policy profile the call is judged by ("" = the active one).
 	Profile string
+	// CallID names the call in its events and approval requests ("" = one is made).
+	CallID string
 }
 
 // CallTool runs one call through the full registry pipeline.
@@ -290,7 +292,7 @@ func (w *Warren) CallTool(ctx context.Context, req CallRequest) (tools.Result, e
 		return tools.Result{}, err
 	}
 	return reg.ExecuteWithContext(ctx, tools.Call{
-		Name: req.Name, Args: req.Args,
+		ID: req.CallID, Name: req.Name, Args: req.Args,
 		Context: tools.CallContext{
 			Channel: req.Channel, SandboxKey: req.Session, Workspace: req.Workspace,
 			Agent: req.Agent, User: req.User, PeerKind: "direct", Sandbox: req.Sandbox, Profile: req.Profile,

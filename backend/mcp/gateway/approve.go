@@ -21,10 +21,6 @@ const sweepEvery = 250 * time.Millisecond
 // another `warren mcp serve` process's requests (listed by Pending with an
 // Origin) are never answered by this one's --approve.
 func (g *Gateway) answerApprovals(ctx context.Context) {
-	ch, unsubscribe := g.core.Bus().Subscribe(256)
-	defer unsubscribe()
-	tick := time.NewTicker(sweepEvery)
-	defer tick.Stop()
 	seen := map[string]bool{}
 	handle := func(req approvals.Request) {
 		if req.Origin != nil || !strings.HasPrefix(req.Session, SessionPrefix) || seen[req.ID] {
@@ -33,8 +29,9 @@ func (g *Gateway) answerApprovals(ctx context.Context) {
 		seen[req.ID] = true
 		summary := g.core.Scrub(req.Summary)
 		if g.opts.Approve == nil {
-			g.log.Warn("mcp gateway: approval needed; answer it in the Warren window (denied when it times out; see --approve)",
-				"tool", req.Tool, "summary", summary, "why", req.Reason, "session", req.Session)
+			g.log.Warn("mcp gateway: approval needed; answer it in the Warren window or with `warren approvals answer "+req.ID+
+				" yes|no|always` (denied when it times out; see --approve)",
+				"id", req.ID, "tool", req.Tool, "summary", summary, "why", req.Reason, "session", req.Session)
 			return
 		}
 		d := *g.opts.Approve
@@ -44,6 +41,23 @@ func (g *Gateway) answerApprovals(ctx context.Context) {
 		g.log.Info("mcp gateway: approval answered by --approve", "decision", d.String(),
 			"tool", req.Tool, "summary", summary, "why", req.Reason, "session", req.Session)
 	}
+	g.watchRequests(ctx, 256, sweepEvery, handle, func(live map[string]bool) {
+		for id := range seen {
+			if !live[id] {
+				delete(seen, id)
+			}
+		}
+	})
+}
+
+// watchRequests hands handle every approval request published on the bus
+// until ctx ends and, every sweep, every pending one (the bus drops events
+// for a busy subscriber); swept, when set, then gets the pending IDs.
+func (g *Gateway) watchRequests(ctx context.Context, buffer int, sweep time.Duration, handle func(approvals.Request), swept func(live map[string]bool)) {
+	ch, unsubscribe := g.core.Bus().Subscribe(buffer)
+	defer unsubscribe()
+	tick := time.NewTicker(sweep)
+	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -52,10 +66,7 @@ func (g *Gateway) answerApprovals(ctx context.Context) {
 			if !ok {
 				return
 			}
-			if ev.Topic != approvals.TopicRequested {
-				continue
-			}
-			if req, ok := ev.Payload.(approvals.Request); ok {
+			if req, isReq := ev.Payload.(approvals.Request); isReq && ev.Topic == approvals.TopicRequested {
 				handle(req)
 			}
 		case <-tick.C:
@@ -65,10 +76,8 @@ func (g *Gateway) answerApprovals(ctx context.Context) {
 				live[req.ID] = true
 				handle(req)
 			}
-			for id := range seen {
-				if !live[id] {
-					delete(seen, id)
-				}
+			if swept != nil {
+				swept(live)
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	wmcp "github.com/warren-dev/warren/backend/mcp"
 	"github.com/warren-dev/warren/backend/warren"
 	"github.com/warren-dev/warren/tools"
 )
@@ -32,9 +33,13 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (out *m
 		return mcp.NewToolResultError(fmt.Sprintf("%s: %s: %v", tools.CodeValidation, name, err)), nil
 	}
 	session := SessionPrefix + clientName(ctx)
+	ctx = g.forwardProgress(ctx, req)
+	callID := fmt.Sprintf("mcp-%d", g.calls.Add(1))
+	stopAsking := g.askByElicitation(ctx, callID)
 	res, callErr := g.core.CallTool(ctx, warren.CallRequest{
-		Name: name, Args: args, Agent: g.opts.Agent, Session: session, Channel: Channel, Profile: g.opts.Profile,
+		Name: name, Args: args, Agent: g.opts.Agent, Session: session, Channel: Channel, Profile: g.opts.Profile, CallID: callID,
 	})
+	stopAsking()
 	g.log.LogAttrs(ctx, slog.LevelDebug, "mcp gateway: tool call", slog.String("tool", name),
 		slog.String("session", session), slog.String("code", string(res.Code())))
 	if callErr != nil {
@@ -50,6 +55,27 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (out *m
 		return mcp.NewToolResultError(res.ForLLM), nil
 	}
 	return mcp.NewToolResultText(res.ForLLM), nil
+}
+
+// forwardProgress passes the progress a pass-through MCP server reports
+// for this call on to the client, when the client asked for progress.
+func (g *Gateway) forwardProgress(ctx context.Context, req mcp.CallToolRequest) context.Context {
+	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
+		return ctx
+	}
+	token := req.Params.Meta.ProgressToken
+	return wmcp.WithProgress(ctx, func(progress, total float64, message string) {
+		params := map[string]any{"progressToken": token, "progress": progress}
+		if total > 0 {
+			params["total"] = total
+		}
+		if message != "" {
+			params["message"] = g.core.Scrub(message)
+		}
+		if err := g.srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params); err != nil {
+			g.log.Debug("mcp gateway: progress not delivered", "err", err)
+		}
+	})
 }
 
 // rawArgs returns the call's arguments as a JSON object.

@@ -63,6 +63,12 @@ type Gateway struct {
 
 	refreshMu sync.Mutex
 	view      atomic.Pointer[toolView]
+	// catalogMu guards catalogSum, the pass-through resources and prompts
+	// last served (catalog.go).
+	catalogMu  sync.Mutex
+	catalogSum [32]byte
+	// calls numbers the calls, so their approval requests can be found (elicit.go).
+	calls atomic.Uint64
 }
 
 // toolView is the policy picture the MCP tool list was built from.
@@ -84,9 +90,14 @@ func New(core *warren.Warren, opts Options) *Gateway {
 	}
 	g := &Gateway{core: core, opts: opts, log: opts.Logger}
 	g.view.Store(&toolView{allowed: map[string]bool{}})
+	hooks := &server.Hooks{}
+	hooks.AddOnRequestInitialization(g.refuseUnusable)
 	g.srv = server.NewMCPServer("warren", warren.Version,
+		server.WithHooks(hooks),
 		server.WithTitle("Warren"),
 		server.WithToolCapabilities(true),
+		server.WithResourceCapabilities(false, true),
+		server.WithPromptCapabilities(true),
 		server.WithToolFilter(g.filterTools),
 		server.WithRecovery(),
 		server.WithInstructions(g.instructions()),

@@ -280,23 +280,28 @@ func TestHTTPRequiresToken(t *testing.T) {
 		name, header string
 		want         int
 	}{
-		{"no header", "", http.StatusUnauthorized},
-		{"wrong token", "Bearer not-the-token-0123456789", http.StatusUnauthorized},
-		{"token prefix", "Bearer " + testToken[:len(testToken)-1], http.StatusUnauthorized},
-		{"wrong scheme", "Basic " + testToken, http.StatusUnauthorized},
+		{"no header", "", http.StatusOK},
+		{"wrong token", "Bearer not-the-token-0123456789", http.StatusOK},
+		{"token prefix", "Bearer " + testToken[:len(testToken)-1], http.StatusOK},
+		{"wrong scheme", "Basic " + testToken, http.StatusOK},
 		{"right token", "Bearer " + testToken, http.StatusOK},
+		{"wrong token, GET", "Bearer not-the-token-0123456789", http.StatusForbidden},
 		{"scheme is case-insensitive", "bearer " + testToken, http.StatusOK},
 		{"DNS rebinding (foreign Host)", "Bearer " + testToken, http.StatusForbidden},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, url, strings.NewReader(body))
+			method := http.MethodPost
+			if strings.HasSuffix(tc.name, "GET") {
+				method = http.MethodGet
+			}
+			req, err := http.NewRequestWithContext(context.Background(), method, url, strings.NewReader(body))
 			must(t, err)
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Accept", "application/json, text/event-stream")
 			if tc.header != "" {
 				req.Header.Set("Authorization", tc.header)
 			}
-			if tc.want == http.StatusForbidden {
+			if strings.HasPrefix(tc.name, "DNS rebinding") {
 				req.Host = "attacker.example"
 			}
 			resp, err := http.DefaultClient.Do(req)
@@ -306,8 +311,23 @@ func TestHTTPRequiresToken(t *testing.T) {
 			if resp.StatusCode != tc.want {
 				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.want, out)
 			}
-			if tc.want == http.StatusUnauthorized && !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
-				t.Fatalf("401 without WWW-Authenticate: %v", resp.Header)
+			// No 401 and no WWW-Authenticate: those send MCP clients into
+			// OAuth discovery instead of showing the message.
+			if resp.Header.Get("WWW-Authenticate") != "" {
+				t.Fatalf("WWW-Authenticate sent: %v", resp.Header)
+			}
+			if !strings.HasPrefix(tc.name, "DNS rebinding") && !strings.HasPrefix(tc.name, "right") && !strings.HasPrefix(tc.name, "scheme") {
+				var body struct {
+					JSONRPC string `json:"jsonrpc"`
+					Error   struct {
+						Code    int    `json:"code"`
+						Message string `json:"message"`
+					} `json:"error"`
+				}
+				if err := json.Unmarshal(out, &body); err != nil || body.JSONRPC != "2.0" || body.Error.Code != gateway.TokenErrorCode ||
+					!strings.Contains(body.Error.Message, "token") || !strings.Contains(body.Error.Message, "--print-token") {
+					t.Fatalf("refusal body %s (%v)", out, err)
+				}
 			}
 		})
 	}
@@ -317,8 +337,8 @@ func TestHTTPRequiresToken(t *testing.T) {
 	must(t, err)
 	defer c.Close()
 	must(t, c.Start(context.Background()))
-	if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{}); err == nil {
-		t.Fatal("initialize with a wrong token succeeded")
+	if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{}); err == nil || !strings.Contains(err.Error(), "wrong token") {
+		t.Fatalf("initialize with a wrong token: %v", err)
 	}
 }
 
@@ -357,6 +377,7 @@ func TestStdio(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	core := openCore(t, warren.Options{})
+	addPassThrough(t, core)
 	g := gateway.New(core, gateway.Options{RefreshInterval: 50 * time.Millisecond})
 	clientIn, serverOut := io.Pipe()
 	serverIn, clientOut := io.Pipe()
@@ -374,6 +395,10 @@ func TestStdio(t *testing.T) {
 	text, isErr := call(t, c, "read_file", map[string]any{"path": "notes.txt"})
 	if isErr || !strings.Contains(text, "hello from the workspace") {
 		t.Fatalf("read_file: %v %q", isErr, text)
+	}
+	text, isErr = call(t, c, "mcp_ev_echo", map[string]any{"message": "over stdio"})
+	if isErr || !strings.Contains(text, "over stdio") {
+		t.Fatalf("pass-through mcp_ev_echo: %v %q", isErr, text)
 	}
 	text, isErr = call(t, c, "session_status", nil)
 	if isErr || !strings.Contains(text, "mcp:gateway-test") {
@@ -401,6 +426,9 @@ func TestStdio(t *testing.T) {
 	_ = clientOut.Close() // EOF ends the server
 	if err := <-done; err != nil {
 		t.Fatalf("ServeStdio: %v", err)
+	}
+	if _, running := core.MCP().Tools("ev"); running {
+		t.Fatal("the server the gateway started outlived it")
 	}
 }
 

@@ -187,7 +187,7 @@ func TestGatewayOriginCheck(t *testing.T) {
 	})
 	t.Run("OPTIONS without Origin still needs the token", func(t *testing.T) {
 		resp, body := send(t, http.MethodOptions, endpoint, func(r *http.Request) { r.Header.Del("Authorization") })
-		if resp.StatusCode != http.StatusUnauthorized {
+		if resp.StatusCode != http.StatusForbidden {
 			t.Fatalf("status %d: %s", resp.StatusCode, body)
 		}
 	})

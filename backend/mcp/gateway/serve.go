@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +28,11 @@ var ErrNotLoopback = errors.New("not a loopback address")
 // notifications only: logs go to the Logger) until in closes or ctx ends.
 // mcp-go keeps one stdio session per process, so serve stdio once at a time.
 func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	release, err := g.leaseServers(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if err := g.Refresh(ctx); err != nil {
 		return err
 	}
@@ -35,7 +41,7 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) e
 	s := server.NewStdioServer(g.srv)
 	s.SetErrorLogger(slog.NewLogLogger(g.log.Handler(), slog.LevelWarn))
 	s.SetContextFunc(func(ctx context.Context) context.Context { return withTransport(ctx, "stdio") })
-	err := s.Listen(ctx, in, out)
+	err = s.Listen(ctx, in, out)
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}
@@ -77,6 +83,11 @@ func (g *Gateway) ServeListener(ctx context.Context, ln net.Listener, token stri
 	if err != nil {
 		return err
 	}
+	release, err := g.leaseServers(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if err := g.Refresh(ctx); err != nil {
 		return err
 	}
@@ -119,22 +130,59 @@ func (g *Gateway) ServeListener(ctx context.Context, ln net.Listener, token stri
 	return nil
 }
 
-// RequireBearer answers 401 to any request without "Authorization: Bearer
-// <token>". Both sides are hashed first so the comparison takes the same
-// time whatever the length or content of the guess.
+// RequireBearer refuses any request without "Authorization: Bearer
+// <token>" with a JSON-RPC error that says what to do. Not a 401: with
+// WWW-Authenticate it sends spec-following MCP clients into OAuth
+// discovery, so the user sees a failed sign-in instead of "wrong token".
+// Not a 4xx either for a JSON-RPC request: clients take any 4xx answer to
+// initialize as a sign of a legacy SSE server (mcp-go then reports exactly
+// that and drops the body). A request with an id therefore gets HTTP 200
+// with a JSON-RPC error response for that id, which every client shows as
+// the call's error; anything else (GET, DELETE, notifications) gets 403
+// with the same body. Both tokens are hashed first so the comparison takes
+// the same time whatever the length or content of the guess.
 func RequireBearer(token string, next http.Handler) http.Handler {
 	want := sha256.Sum256([]byte(token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		scheme, got, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 		sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
 		ok := strings.EqualFold(scheme, "Bearer")
-		if subtle.ConstantTimeCompare(sum[:], want[:]) != 1 || !ok {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="warren"`)
-			http.Error(w, "unauthorized: send the header \"Authorization: Bearer <token>\" printed by warren mcp serve", http.StatusUnauthorized)
+		if subtle.ConstantTimeCompare(sum[:], want[:]) == 1 && ok {
+			next.ServeHTTP(w, r)
 			return
 		}
-		next.ServeHTTP(w, r)
+		what := "wrong"
+		if r.Header.Get("Authorization") == "" {
+			what = "missing"
+		}
+		id, status := json.RawMessage("null"), http.StatusForbidden
+		if r.Method == http.MethodPost {
+			var req struct {
+				ID json.RawMessage `json:"id"`
+			}
+			body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+			if json.Unmarshal(body, &req) == nil && len(req.ID) > 0 && string(req.ID) != "null" {
+				id, status = req.ID, http.StatusOK
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(tokenError(id, what))
 	})
+}
+
+// TokenErrorCode is the JSON-RPC error code of a request with a wrong or
+// missing bearer token (in the range JSON-RPC leaves to servers).
+const TokenErrorCode = -32001
+
+// tokenError is the JSON-RPC error response to a refused request.
+func tokenError(id json.RawMessage, what string) any {
+	msg := fmt.Sprintf("%s token: Warren's MCP gateway needs the header \"Authorization: Bearer TOKEN\" "+
+		"with the token printed by `warren mcp serve --print-token` (or the one given with --token or $%s)", what, EnvToken)
+	return map[string]any{
+		"jsonrpc": "2.0", "id": id,
+		"error": map[string]any{"code": TokenErrorCode, "message": msg},
+	}
 }
 
 // CheckLoopback accepts HOST:PORT where HOST is a loopback IP or localhost.

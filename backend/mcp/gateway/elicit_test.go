@@ -1,0 +1,78 @@
+package gateway_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/warren-dev/warren/backend/mcp/gateway"
+	"github.com/warren-dev/warren/backend/warren"
+)
+
+// elicitor answers elicitation requests like a client's user would.
+type elicitor struct {
+	mu       sync.Mutex
+	messages []string
+	answer   func() *mcp.ElicitationResult
+}
+
+func (e *elicitor) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	e.mu.Lock()
+	e.messages = append(e.messages, req.Params.Message)
+	answer := e.answer
+	e.mu.Unlock()
+	return answer(), nil
+}
+
+func accept(decision string) func() *mcp.ElicitationResult {
+	return func() *mcp.ElicitationResult {
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
+			Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"decision": decision}}}
+	}
+}
+
+// TestApprovalByElicitation: a client that supports elicitation is asked
+// about its own calls' approvals, and its user's answer settles them.
+func TestApprovalByElicitation(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	core := openCore(t, warren.Options{ApprovalTimeout: 30 * time.Second})
+	url := serveHTTP(t, gateway.New(core, gateway.Options{}))
+	e := &elicitor{answer: accept("yes")}
+	c, err := client.NewStreamableHttpClient(url,
+		transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken}),
+		transport.WithContinuousListening()) //nolint:staticcheck // SA1019: server-initiated requests need the pre-2026 protocol
+	must(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	c = client.NewClient(c.GetTransport(), client.WithElicitationHandler(e))
+	must(t, c.Start(ctx))
+	initialize(t, c)
+
+	text, isErr := call(t, c, "exec", map[string]any{"command": "ldd /bin/true"})
+	if isErr || !strings.Contains(text, "libc") {
+		t.Fatalf("exec allowed through elicitation: %v %q", isErr, text)
+	}
+	e.mu.Lock()
+	if len(e.messages) != 1 || !strings.Contains(e.messages[0], "allow exec") || !strings.Contains(e.messages[0], "ldd") {
+		t.Fatalf("elicitation messages: %q", e.messages)
+	}
+	e.answer = func() *mcp.ElicitationResult {
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}
+	}
+	e.mu.Unlock()
+	text, isErr = call(t, c, "exec", map[string]any{"command": "ldd /bin/true"})
+	if !isErr || !strings.Contains(text, "not approved") {
+		t.Fatalf("exec declined through elicitation: %v %q", isErr, text)
+	}
+	audit, err := core.Approvals().Audit(ctx, 10)
+	must(t, err)
+	if len(audit) < 2 || audit[0].Decision != "deny" {
+		t.Fatalf("audit: %+v", audit)
+	}
+}
