@@ -54,6 +54,7 @@ func commands() []command {
 		{"agents", "agents list [--json] | show NAME [--json] | add NAME [--provider P] [--model M] [--profile P] [--allow T]... [--deny T]... [--workspace DIR] [--sandbox on|off] [--network on|off] [--type open|predefined] [--name N] | edit NAME (same flags) | remove NAME [--yes] | context NAME [FILE] [--set PATH|-] [--clear] [--json]", runAgents},
 		{"teams", teamsUsage, runTeams},
 		{"memory", memoryUsage, runMemory},
+		{"skills", skillsUsage, runSkills},
 		{"providers", "providers list [--json] | add NAME --base-url URL [--kind openai|anthropic] [--api-key K] [--model M] | remove NAME | test NAME", runProviders},
 		{"mcp", mcpUsage, runMCP},
 		{"tools", "list the tool inventory: tools [--json] [--profile P] [--agent A]", runTools},
@@ -178,7 +179,7 @@ func open(ctx context.Context, env Env, workspace string) (*warren.Warren, error
 var subcommanded = map[string]bool{
 	"mcp": true, "tool": true, "agents": true, "providers": true, "approvals": true,
 	"custom-tools": true, "sandbox": true, "credentials": true, "policy": true, "teams": true,
-	"memory": true,
+	"memory": true, "skills": true,
 }
 
 // processLabel names a command for other processes' approval dialogs:

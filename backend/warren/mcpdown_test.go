@@ -10,8 +10,9 @@ import (
 )
 
 // A tool whose server is stopped or switched off (or that is switched off
-// itself) tells the model why, instead of "unknown tool" — but only an
-// agent that may use the tool learns more than "unknown tool".
+// itself) tells the model why, instead of "unknown tool"; an agent that may
+// not use the tool hears the policy's or the grant's refusal, never the
+// server's state.
 func TestMCPMissingToolSaysWhy(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -50,7 +51,10 @@ func TestMCPMissingToolSaysWhy(t *testing.T) {
 
 	w.MCP().Hold("ev")
 	says("mcp_ev_get-sum", "MCP server ev was stopped by the user")
-	unknown("mcp_ev_echo")      // not granted: nothing more than before
+	// Not granted: the policy's reason, never the server's state.
+	if res := call(t, w, "default", "mcp_ev_echo", `{}`); res.Code() != tools.CodePolicyDenied || strings.Contains(res.ForLLM, "stopped") {
+		t.Fatalf("mcp_ev_echo: %s %q, want the policy's refusal", res.Code(), res.ForLLM)
+	}
 	unknown("mcp_nosuch_thing") // no such server
 
 	if err := w.SetMCPServerEnabled(ctx, "ev", false); err != nil {
@@ -58,9 +62,11 @@ func TestMCPMissingToolSaysWhy(t *testing.T) {
 	}
 	says("mcp_ev_get-sum", "MCP server ev is switched off by the user")
 
-	// Once the policy no longer offers the server, the reason is hidden too.
+	// Once the policy no longer offers the server, the answer is a refusal.
 	if err := w.SetAlsoAllow(ctx, "group:mcp:ev", false); err != nil {
 		t.Fatal(err)
 	}
-	unknown("mcp_ev_get-sum")
+	if res := call(t, w, "default", "mcp_ev_get-sum", `{}`); res.Code() != tools.CodePolicyDenied {
+		t.Fatalf("mcp_ev_get-sum without policy: %s %q", res.Code(), res.ForLLM)
+	}
 }

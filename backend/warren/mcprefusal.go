@@ -61,6 +61,17 @@ func (w *Warren) mcpRefusal(ctx context.Context, use MCPUse, tool string) (tools
 	if best.why != "" {
 		return tools.CodePolicyDenied, fmt.Sprintf("tool %s belongs to MCP server %s, which agent %s may not use: %s", tool, name, use.Agent, best.why)
 	}
+	short := strings.TrimPrefix(tool, mcp.ToolName(best.server.Prefix(), ""))
+	w.mcp.mu.Lock()
+	access, known := w.mcp.access[name]
+	w.mcp.mu.Unlock()
+	if known {
+		// A tool the agent's grant leaves out: the grant's reason, never
+		// the server's state.
+		if ok, why := access.PermitsSwitchedOn(use.Agent, localUser, short); !ok {
+			return tools.CodePolicyDenied, fmt.Sprintf("tool %s of MCP server %s is not granted to agent %s: %s", short, name, use.Agent, why)
+		}
+	}
 	for _, off := range best.server.ToolDeny {
 		if mcp.ToolName(best.server.Prefix(), off) == tool {
 			// Switched off for everyone: gone, as far as agents are concerned.

@@ -150,7 +150,7 @@ func TestRunStartsAndStopsItsAgentsMCPServers(t *testing.T) {
 	if !strings.Contains(results[1].Content, "PolicyDenied") || !strings.Contains(results[1].Content, "secret is restricted") {
 		t.Fatalf("an ungranted server's tool called by name: %q", results[1].Content)
 	}
-	if !strings.Contains(results[2].Content, "MCP server broken, which is") || !strings.Contains(results[2].Content, "boom-on-stderr") {
+	if !strings.Contains(results[2].Content, "MCP server broken is down") || !strings.Contains(results[2].Content, "boom-on-stderr") {
 		t.Fatalf("a failed server's tool called by name: %q", results[2].Content)
 	}
 	if len(notices) != 1 || !strings.Contains(notices[0], "ev: connected") || !strings.Contains(notices[0], "broken: not available") ||

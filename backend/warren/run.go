@@ -174,6 +174,7 @@ func (w *Warren) systemPrompt(ctx context.Context, a store.Agent, user, ws strin
 		return "", err
 	}
 	b.WriteString(team)
+	b.WriteString(w.skillsSection(ctx, a.Key, ws))
 	return b.String(), nil
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/warren-dev/warren/backend/events"
 	"github.com/warren-dev/warren/backend/memory"
 	"github.com/warren-dev/warren/backend/secrets"
+	"github.com/warren-dev/warren/backend/skills"
 	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/backend/teams"
 	"github.com/warren-dev/warren/sandbox"
@@ -71,6 +72,7 @@ type Warren struct {
 	cronStore *cron.Store
 	teams     *teams.SQLStore
 	memory    *memory.Store
+	skills    *skills.Store
 	// memoryDone closes when the memory indexer has stopped (Close waits
 	// for it before the database goes).
 	memoryDone chan struct{}
@@ -192,6 +194,9 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		return err
 	}
 	if err := w.initMemory(ctx); err != nil {
+		return err
+	}
+	if err := w.initSkills(); err != nil {
 		return err
 	}
 	if err := w.initCustomTools(ctx, runtime.NewShell(shellDeps)); err != nil {

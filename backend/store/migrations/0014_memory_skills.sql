@@ -109,3 +109,23 @@ CREATE TABLE memory_embedded (
     chunk_id INTEGER NOT NULL REFERENCES memory_chunks(id) ON DELETE CASCADE,
     PRIMARY KEY (idx, chunk_id)
 ) WITHOUT ROWID;
+
+-- Skills published into Warren (publish_skill, warren skills add): each
+-- version is a copy under the data directory's skills folder; the newest
+-- version is the one agents get. skill_grants says which agents see a
+-- published skill ('*': every agent).
+CREATE TABLE skills_managed (
+    name         TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 64),
+    version      INTEGER NOT NULL CHECK (version > 0),
+    hash         TEXT NOT NULL,
+    description  TEXT NOT NULL,
+    published_at TEXT NOT NULL,
+    published_by TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (name, version)
+) WITHOUT ROWID;
+
+CREATE TABLE skill_grants (
+    name  TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    PRIMARY KEY (name, agent)
+) WITHOUT ROWID;

@@ -1,0 +1,55 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSkillsCLI: a workspace skill is listed, shown, searched, used and
+// published by an agent's tools; the user adds and removes published
+// skills; bad skills and bad input get clear errors.
+func TestSkillsCLI(t *testing.T) {
+	t.Parallel()
+	dir, ws := t.TempDir(), t.TempDir()
+	sk := filepath.Join(ws, "skills", "release-notes")
+	if err := os.MkdirAll(filepath.Join(sk, "templates"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	skill := "---\nname: release-notes\ndescription: Write release notes from merged changes.\n---\n\nUse {baseDir}/templates/notes.md.\n"
+	for name, text := range map[string]string{"SKILL.md": skill, "templates/notes.md": "## Added\n## Fixed\n"} {
+		if err := os.WriteFile(filepath.Join(sk, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := mustRun(t, dir, "skills", "list", "--workspace", ws); !strings.Contains(r.stdout, "release-notes") || !strings.Contains(r.stdout, "workspace") {
+		t.Fatalf("list: %+v", r)
+	}
+	if r := mustRun(t, dir, "skills", "show", "release-notes", "--workspace", ws); !strings.Contains(r.stdout, sk+"/templates/notes.md") {
+		t.Fatalf("show: %+v", r)
+	}
+	if r := mustRun(t, dir, "skills", "search", "changelog", "for", "a", "release", "--workspace", ws); !strings.Contains(r.stdout, "1. release-notes") {
+		t.Fatalf("search: %+v", r)
+	}
+	if r := mustRun(t, dir, "tool", "call", "use_skill", `{"name":"release-notes","file":"templates/notes.md"}`, "--workspace", ws); !strings.Contains(r.stdout, "## Fixed") {
+		t.Fatalf("use_skill file: %+v", r)
+	}
+	if r := warren(t, dir, "tool", "call", "use_skill", `{"name":"release-notes","file":"../../../etc/passwd"}`, "--workspace", ws); r.code == 0 {
+		t.Fatalf("use_skill escaped its folder: %+v", r)
+	}
+	r := mustRun(t, dir, "tool", "call", "publish_skill", `{"path":"skills/release-notes"}`, "--workspace", ws, "--approve", "yes")
+	if !strings.Contains(r.stdout, "published skill release-notes version 1") {
+		t.Fatalf("publish_skill: %+v", r)
+	}
+	// Published for agent default: it has it in any workspace now.
+	if r := mustRun(t, dir, "skills", "list", "--workspace", t.TempDir()); !strings.Contains(r.stdout, "managed v1") {
+		t.Fatalf("published skill elsewhere: %+v", r)
+	}
+	mustRun(t, dir, "skills", "remove", "release-notes")
+	for _, bad := range [][]string{{"skills", "remove", "release-notes"}, {"skills", "add", t.TempDir()}, {"skills", "show", "nope"}, {"skills", "frob"}} {
+		if r := warren(t, dir, bad...); r.code == 0 || r.stderr == "" {
+			t.Fatalf("%v: %+v", bad, r)
+		}
+	}
+}
