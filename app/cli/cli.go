@@ -55,6 +55,7 @@ func commands() []command {
 		{"teams", teamsUsage, runTeams},
 		{"memory", memoryUsage, runMemory},
 		{"skills", skillsUsage, runSkills},
+		{"kg", kgUsage, runKG},
 		{"providers", "providers list [--json] | add NAME --base-url URL [--kind openai|anthropic] [--api-key K] [--model M] | remove NAME | test NAME", runProviders},
 		{"mcp", mcpUsage, runMCP},
 		{"tools", "list the tool inventory: tools [--json] [--profile P] [--agent A]", runTools},
@@ -179,7 +180,7 @@ func open(ctx context.Context, env Env, workspace string) (*warren.Warren, error
 var subcommanded = map[string]bool{
 	"mcp": true, "tool": true, "agents": true, "providers": true, "approvals": true,
 	"custom-tools": true, "sandbox": true, "credentials": true, "policy": true, "teams": true,
-	"memory": true, "skills": true,
+	"memory": true, "skills": true, "kg": true,
 }
 
 // processLabel names a command for other processes' approval dialogs:

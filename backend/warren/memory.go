@@ -33,6 +33,9 @@ const settingMemoryDiskImported = "memory.disk_imported"
 const (
 	SettingMemoryEmbedder   = "memory.embedder"
 	SettingMemoryEmbedModel = "memory.embed_model"
+	// SettingMemoryGraph extracts a knowledge graph from memory writes with
+	// the writing agent's model.
+	SettingMemoryGraph = "memory.kg_extract"
 )
 
 // checkMemoryEmbedder accepts builtin, off or provider:NAME.
@@ -155,8 +158,12 @@ func (w *Warren) Memory() *memory.Store { return w.memory }
 
 // memoryFiles lets the file tools' memory interceptor read and write the
 // store: a read finds the user's copy first, then the agent's, then the
-// global one; a write goes to the user's copy.
-type memoryFiles struct{ s *memory.Store }
+// global one; a write goes to the user's copy (and, with memory.kg_extract,
+// feeds the knowledge graph).
+type memoryFiles struct {
+	s *memory.Store
+	w *Warren
+}
 
 func (m memoryFiles) GetMemory(ctx context.Context, agent, user, rel string) (string, bool, error) {
 	d, ok, err := m.s.Resolve(ctx, agent, user, rel)
@@ -164,8 +171,34 @@ func (m memoryFiles) GetMemory(ctx context.Context, agent, user, rel string) (st
 }
 
 func (m memoryFiles) PutMemory(ctx context.Context, agent, user, rel, content string) error {
-	_, err := m.s.Put(ctx, memory.PutDoc{Agent: agent, User: user, Path: rel, Content: content})
+	d, err := m.s.Put(ctx, memory.PutDoc{Agent: agent, User: user, Path: rel, Content: content})
+	if err == nil && m.w != nil && m.w.settings.bool(SettingMemoryGraph) {
+		go m.w.extractGraph(agent, d)
+	}
 	return err
+}
+
+// extractGraph feeds a memory write to the knowledge graph with the
+// agent's own model, in the background; a failure is logged and shown in
+// the memory status, never the write's.
+func (w *Warren) extractGraph(agentKey string, d memory.Doc) {
+	ctx, cancel := context.WithTimeout(w.life, 5*time.Minute)
+	defer cancel()
+	a, err := w.db.GetAgent(ctx, agentKey)
+	if err != nil {
+		return
+	}
+	prov, model, _, err := w.provider(ctx, a, RunRequest{Agent: agentKey})
+	if err != nil {
+		w.log.Warn("memory: knowledge graph extraction has no model", "agent", agentKey, "err", err)
+		return
+	}
+	res, err := w.memory.ExtractGraph(ctx, agentKey, d, memory.Model{Provider: prov, Name: model})
+	if err != nil {
+		w.log.Warn("memory: knowledge graph extraction", "agent", agentKey, "doc", d.Path, "err", err)
+		return
+	}
+	w.log.Info("memory: knowledge graph", "agent", agentKey, "doc", d.Path, "entities", res.Entities, "relations", res.Relations)
 }
 
 // importDiskMemory copies MEMORY.md, memory.md and memory/**.md from the

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warren-dev/warren/backend/llm/llmtest"
 	"github.com/warren-dev/warren/backend/memory"
 	"github.com/warren-dev/warren/backend/memory/embed/embedtest"
 	"github.com/warren-dev/warren/backend/sessions"
@@ -169,5 +170,35 @@ func TestKnowledgeTools(t *testing.T) {
 	res, err := w.CallTool(ctx, warren.CallRequest{Name: "search_documents", Args: []byte(`{"query":"x","top_k":99}`), Agent: "default"})
 	if err != nil || res.Error == nil || !strings.Contains(res.Error.Message, "top_k") {
 		t.Fatalf("top_k 99: %+v %v", res, err)
+	}
+}
+
+// TestMemoryWriteFeedsTheGraph: with memory.kg_extract on, a memory file
+// an agent writes is read by its own model into the knowledge graph.
+func TestMemoryWriteFeedsTheGraph(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := open(t, t.TempDir())
+	answer := `{"entities":[{"name":"Ana Ruiz","type":"person","confidence":0.9},{"name":"Apollo","type":"project","confidence":0.9}],` +
+		`"relations":[{"source":"Ana Ruiz","target":"Apollo","type":"works_on","confidence":0.9}]}`
+	agentServer(t, w, "ada", llmtest.Cassette{Turns: []llmtest.Turn{text("Ana Ruiz leads Apollo", answer)}})
+	if err := w.SetSetting(ctx, warren.SettingMemoryGraph, "true"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.CallTool(ctx, warren.CallRequest{Name: "write_file", Agent: "ada", User: "local",
+		Args: []byte(`{"path":"memory/people.md","content":"Ana Ruiz leads Apollo."}`)})
+	if err != nil || res.Error != nil {
+		t.Fatalf("%+v %v", res, err)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		g, err := w.Memory().SearchGraph(ctx, memory.GraphQuery{Text: "Ana", Agent: "ada"})
+		if err == nil && len(g.Relations) == 1 && g.Relations[0].DstName == "Apollo" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the graph never got the write: %+v %v", g, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

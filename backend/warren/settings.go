@@ -42,6 +42,9 @@ var settingSpecs = map[string]settingSpec{
 	SettingMCPDeferAbove: {def: "40", check: parseDeferAbove,
 		desc: "an agent offered more MCP tools than this gets them all behind tool_search (0: only servers marked deferred); " +
 			"per-agent values follow, e.g. 40,coder=10,reader=0"},
+	SettingMemoryGraph: {def: "false", check: parseBoolSetting,
+		desc: "after an agent writes a memory file, its own model extracts people, projects, places and how they relate " +
+			"into the knowledge graph (knowledge_graph_search); costs a model call per chunk"},
 	// First run (onboarding.go).
 	SettingFirstRunDone: {def: "false", check: parseBoolSetting,
 		desc: "the first-run setup was finished or skipped (false: the window opens it on start)"},

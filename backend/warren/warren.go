@@ -176,7 +176,7 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		CacheDir:     filepath.Join(w.dataDir, "cache"),
 		StateDir:     filepath.Join(w.dataDir, "state"),
 		ContextFiles: w.db,
-		Memory:       memoryFiles{w.memory},
+		Memory:       memoryFiles{w.memory, w},
 		HardLinks:    func() bool { return w.settings.bool(SettingAllowHardLinks) },
 		Started:      time.Now(),
 		Runtime:      shellDeps,

@@ -42,13 +42,14 @@ type Deps struct {
 	History History
 }
 
-// Tools builds the three knowledge searches.
+// Tools builds the knowledge searches: documents, history, Warren's docs
+// and the knowledge graph.
 func Tools(d Deps) ([]tools.Tool, error) {
 	if d.Memory == nil || d.History == nil {
 		return nil, errors.New("knowledge tools: no memory store or session history")
 	}
 	var out []tools.Tool
-	for _, b := range []func(Deps) (tools.Tool, error){newSearchDocuments, newSearchHistory, newSearchSystem} {
+	for _, b := range []func(Deps) (tools.Tool, error){newSearchDocuments, newSearchHistory, newSearchSystem, newGraphSearch} {
 		t, err := b(d)
 		if err != nil {
 			return nil, err

@@ -129,3 +129,50 @@ CREATE TABLE skill_grants (
     agent TEXT NOT NULL,
     PRIMARY KEY (name, agent)
 ) WITHOUT ROWID;
+
+-- The knowledge graph: entities and relations an agent's model extracted
+-- from memory writes (or the user entered), each valid over an interval
+-- ('' = open), with the chunk it came from. agent '' is global.
+CREATE TABLE kg_entities (
+    id           INTEGER PRIMARY KEY,
+    agent        TEXT NOT NULL DEFAULT '',
+    name         TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+    type         TEXT NOT NULL,
+    description  TEXT NOT NULL DEFAULT '',
+    valid_from   TEXT NOT NULL DEFAULT '',
+    valid_to     TEXT NOT NULL DEFAULT '',
+    confidence   REAL NOT NULL DEFAULT 1 CHECK (confidence BETWEEN 0 AND 1),
+    source_chunk INTEGER REFERENCES memory_chunks(id) ON DELETE SET NULL,
+    -- review is set when a likely duplicate was kept apart for the user to judge.
+    review       TEXT NOT NULL DEFAULT '',
+    created_at   TEXT NOT NULL,
+    updated_at   TEXT NOT NULL
+);
+CREATE INDEX kg_entities_name ON kg_entities(agent, name COLLATE NOCASE);
+CREATE VIRTUAL TABLE kg_entities_fts USING fts5(name, description, content='kg_entities', content_rowid='id',
+    tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER kg_entities_ai AFTER INSERT ON kg_entities BEGIN
+    INSERT INTO kg_entities_fts(rowid, name, description) VALUES (new.id, new.name, new.description);
+END;
+CREATE TRIGGER kg_entities_ad AFTER DELETE ON kg_entities BEGIN
+    INSERT INTO kg_entities_fts(kg_entities_fts, rowid, name, description) VALUES ('delete', old.id, old.name, old.description);
+END;
+CREATE TRIGGER kg_entities_au AFTER UPDATE OF name, description ON kg_entities BEGIN
+    INSERT INTO kg_entities_fts(kg_entities_fts, rowid, name, description) VALUES ('delete', old.id, old.name, old.description);
+    INSERT INTO kg_entities_fts(rowid, name, description) VALUES (new.id, new.name, new.description);
+END;
+
+CREATE TABLE kg_relations (
+    id           INTEGER PRIMARY KEY,
+    src          INTEGER NOT NULL REFERENCES kg_entities(id) ON DELETE CASCADE,
+    dst          INTEGER NOT NULL REFERENCES kg_entities(id) ON DELETE CASCADE,
+    type         TEXT NOT NULL,
+    valid_from   TEXT NOT NULL DEFAULT '',
+    valid_to     TEXT NOT NULL DEFAULT '',
+    confidence   REAL NOT NULL DEFAULT 1 CHECK (confidence BETWEEN 0 AND 1),
+    source_chunk INTEGER REFERENCES memory_chunks(id) ON DELETE SET NULL,
+    created_at   TEXT NOT NULL,
+    UNIQUE (src, dst, type, valid_from)
+);
+CREATE INDEX kg_relations_src ON kg_relations(src);
+CREATE INDEX kg_relations_dst ON kg_relations(dst);
