@@ -103,6 +103,20 @@ export namespace app {
 	        this.replace_from = source["replace_from"];
 	    }
 	}
+	export class GraphVocabulary {
+	    entity_types: string[];
+	    relation_types: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new GraphVocabulary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entity_types = source["entity_types"];
+	        this.relation_types = source["relation_types"];
+	    }
+	}
 	export class MCPAgentAccess {
 	    also_allowed: boolean;
 	    hint: string;
@@ -254,6 +268,72 @@ export namespace app {
 	        this.containers = this.convertValues(source["containers"], SandboxContainer);
 	        this.warnings = source["warnings"];
 	        this.problems = source["problems"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SkillDetail {
+	    skill: skills.Skill;
+	    body: string;
+	    grants: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SkillDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.skill = this.convertValues(source["skill"], skills.Skill);
+	        this.body = source["body"];
+	        this.grants = source["grants"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SkillList {
+	    skills: skills.Skill[];
+	    problems: skills.Problem[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SkillList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.skills = this.convertValues(source["skills"], skills.Skill);
+	        this.problems = this.convertValues(source["problems"], skills.Problem);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -747,6 +827,7 @@ export namespace mcp {
 	    enabled: boolean;
 	    state: string;
 	    protocol?: string;
+	    via?: string;
 	    server_name?: string;
 	    server_version?: string;
 	    tools: number;
@@ -764,6 +845,8 @@ export namespace mcp {
 	    next_retry: any;
 	    // Go type: time
 	    connected_at: any;
+	    // Go type: time
+	    started_at: any;
 	    pid?: number;
 	    agent_connections?: AgentConnection[];
 	
@@ -778,6 +861,7 @@ export namespace mcp {
 	        this.enabled = source["enabled"];
 	        this.state = source["state"];
 	        this.protocol = source["protocol"];
+	        this.via = source["via"];
 	        this.server_name = source["server_name"];
 	        this.server_version = source["server_version"];
 	        this.tools = source["tools"];
@@ -792,6 +876,7 @@ export namespace mcp {
 	        this.max_attempts = source["max_attempts"];
 	        this.next_retry = this.convertValues(source["next_retry"], null);
 	        this.connected_at = this.convertValues(source["connected_at"], null);
+	        this.started_at = this.convertValues(source["started_at"], null);
 	        this.pid = source["pid"];
 	        this.agent_connections = this.convertValues(source["agent_connections"], AgentConnection);
 	    }
@@ -855,6 +940,104 @@ export namespace memory {
 	        this.chunks = source["chunks"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.updated = this.convertValues(source["updated"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Entity {
+	    id: number;
+	    agent: string;
+	    name: string;
+	    type: string;
+	    description?: string;
+	    valid_from?: string;
+	    valid_to?: string;
+	    confidence: number;
+	    source_chunk?: number;
+	    review?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Entity(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.agent = source["agent"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.description = source["description"];
+	        this.valid_from = source["valid_from"];
+	        this.valid_to = source["valid_to"];
+	        this.confidence = source["confidence"];
+	        this.source_chunk = source["source_chunk"];
+	        this.review = source["review"];
+	    }
+	}
+	export class Relation {
+	    id: number;
+	    src: number;
+	    dst: number;
+	    src_name: string;
+	    dst_name: string;
+	    type: string;
+	    valid_from?: string;
+	    valid_to?: string;
+	    confidence: number;
+	    source_chunk?: number;
+	    depth: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Relation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.src = source["src"];
+	        this.dst = source["dst"];
+	        this.src_name = source["src_name"];
+	        this.dst_name = source["dst_name"];
+	        this.type = source["type"];
+	        this.valid_from = source["valid_from"];
+	        this.valid_to = source["valid_to"];
+	        this.confidence = source["confidence"];
+	        this.source_chunk = source["source_chunk"];
+	        this.depth = source["depth"];
+	    }
+	}
+	export class Graph {
+	    seeds: Entity[];
+	    entities: Entity[];
+	    relations: Relation[];
+	    truncated?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Graph(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.seeds = this.convertValues(source["seeds"], Entity);
+	        this.entities = this.convertValues(source["entities"], Entity);
+	        this.relations = this.convertValues(source["relations"], Relation);
+	        this.truncated = source["truncated"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -949,6 +1132,7 @@ export namespace memory {
 		    return a;
 		}
 	}
+	
 	export class Result {
 	    mode: string;
 	    hits: Hit[];
@@ -1256,6 +1440,47 @@ export namespace sessions {
 		}
 	}
 	
+
+}
+
+export namespace skills {
+	
+	export class Problem {
+	    dir: string;
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Problem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dir = source["dir"];
+	        this.error = source["error"];
+	    }
+	}
+	export class Skill {
+	    name: string;
+	    description: string;
+	    dir: string;
+	    source: string;
+	    version?: number;
+	    extra?: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Skill(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.dir = source["dir"];
+	        this.source = source["source"];
+	        this.version = source["version"];
+	        this.extra = source["extra"];
+	    }
+	}
 
 }
 
@@ -1887,6 +2112,7 @@ export namespace warren {
 	    server: mcp.Server;
 	    status: mcp.Status;
 	    source?: string;
+	    writer_gone?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new MCPServerView(source);
@@ -1897,6 +2123,7 @@ export namespace warren {
 	        this.server = this.convertValues(source["server"], mcp.Server);
 	        this.status = this.convertValues(source["status"], mcp.Status);
 	        this.source = source["source"];
+	        this.writer_gone = source["writer_gone"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

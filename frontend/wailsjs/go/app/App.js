@@ -10,6 +10,10 @@ export function AddCronJob(arg1) {
   return window['go']['app']['App']['AddCronJob'](arg1);
 }
 
+export function AddKnowledgeEntity(arg1) {
+  return window['go']['app']['App']['AddKnowledgeEntity'](arg1);
+}
+
 export function AddMCPServer(arg1, arg2) {
   return window['go']['app']['App']['AddMCPServer'](arg1, arg2);
 }
@@ -20,6 +24,10 @@ export function AgentContextFiles(arg1) {
 
 export function AgentModels(arg1) {
   return window['go']['app']['App']['AgentModels'](arg1);
+}
+
+export function AgentSkills(arg1, arg2) {
+  return window['go']['app']['App']['AgentSkills'](arg1, arg2);
 }
 
 export function Agents() {
@@ -138,6 +146,10 @@ export function DeleteCustomTool(arg1, arg2) {
   return window['go']['app']['App']['DeleteCustomTool'](arg1, arg2);
 }
 
+export function DeleteKnowledgeEntity(arg1) {
+  return window['go']['app']['App']['DeleteKnowledgeEntity'](arg1);
+}
+
 export function DeleteMCPGrant(arg1, arg2, arg3) {
   return window['go']['app']['App']['DeleteMCPGrant'](arg1, arg2, arg3);
 }
@@ -198,8 +210,20 @@ export function ImportMCPServers(arg1, arg2) {
   return window['go']['app']['App']['ImportMCPServers'](arg1, arg2);
 }
 
+export function ImportSkill(arg1, arg2) {
+  return window['go']['app']['App']['ImportSkill'](arg1, arg2);
+}
+
+export function KnowledgeVocabulary() {
+  return window['go']['app']['App']['KnowledgeVocabulary']();
+}
+
 export function LastSandboxTest() {
   return window['go']['app']['App']['LastSandboxTest']();
+}
+
+export function LinkKnowledge(arg1) {
+  return window['go']['app']['App']['LinkKnowledge'](arg1);
 }
 
 export function MCPAccessRequests(arg1) {
@@ -274,12 +298,20 @@ export function PruneSandbox() {
   return window['go']['app']['App']['PruneSandbox']();
 }
 
+export function PublishedSkills() {
+  return window['go']['app']['App']['PublishedSkills']();
+}
+
 export function ReindexMemory() {
   return window['go']['app']['App']['ReindexMemory']();
 }
 
 export function RejectTeamTask(arg1, arg2, arg3) {
   return window['go']['app']['App']['RejectTeamTask'](arg1, arg2, arg3);
+}
+
+export function RemoveSkill(arg1) {
+  return window['go']['app']['App']['RemoveSkill'](arg1);
 }
 
 export function RequestMCPAccess(arg1) {
@@ -340,6 +372,10 @@ export function SaveMemoryDoc(arg1, arg2, arg3, arg4) {
 
 export function SaveModelProvider(arg1) {
   return window['go']['app']['App']['SaveModelProvider'](arg1);
+}
+
+export function SearchKnowledge(arg1, arg2, arg3, arg4, arg5, arg6) {
+  return window['go']['app']['App']['SearchKnowledge'](arg1, arg2, arg3, arg4, arg5, arg6);
 }
 
 export function SearchMemory(arg1, arg2, arg3, arg4) {
@@ -406,6 +442,10 @@ export function SetWindowFocused(arg1) {
   return window['go']['app']['App']['SetWindowFocused'](arg1);
 }
 
+export function Skill(arg1, arg2) {
+  return window['go']['app']['App']['Skill'](arg1, arg2);
+}
+
 export function StartMCPServer(arg1) {
   return window['go']['app']['App']['StartMCPServer'](arg1);
 }
@@ -470,8 +510,16 @@ export function Tools(arg1, arg2) {
   return window['go']['app']['App']['Tools'](arg1, arg2);
 }
 
+export function UnlinkKnowledge(arg1) {
+  return window['go']['app']['App']['UnlinkKnowledge'](arg1);
+}
+
 export function UpdateCronJob(arg1, arg2) {
   return window['go']['app']['App']['UpdateCronJob'](arg1, arg2);
+}
+
+export function UpdateKnowledgeEntity(arg1) {
+  return window['go']['app']['App']['UpdateKnowledgeEntity'](arg1);
 }
 
 export function UpdateMCPServer(arg1) {
