@@ -174,6 +174,38 @@ func TestFilter(t *testing.T) {
 	}
 }
 
+// TestFilteredWalk drives the graph walk itself with filters that Search
+// would hand to the exact scan at this size (it would walk them at 100,000).
+func TestFilteredWalk(t *testing.T) {
+	t.Parallel()
+	d := clusteredData(testN, 100, testDims, 100, 42)
+	h, f := built(t, d)
+	for _, tc := range []struct {
+		name  string
+		keep  int64
+		floor float64 // measured: 1.000 for both
+	}{{"tenth", 10, 0.95}, {"hundredth", 100, 0.95}} {
+		t.Run(tc.name, func(t *testing.T) {
+			filter := func(id int64) bool { return id%tc.keep == 0 }
+			var sum float64
+			for _, q := range d.queries {
+				h.mu.RLock()
+				hits := h.walk(q, 10, 64, filter)
+				h.mu.RUnlock()
+				if len(hits) != 10 {
+					t.Fatalf("%d hits, want 10", len(hits))
+				}
+				sum += recall(hits, f.Search(q, 10, filter))
+			}
+			if r := sum / float64(len(d.queries)); r < tc.floor {
+				t.Fatalf("filtered walk recall@10 %.3f, want ≥ %.2f", r, tc.floor)
+			} else {
+				t.Logf("filtered walk recall@10 %.3f", r)
+			}
+		})
+	}
+}
+
 func TestConcurrentSearchAndWrite(t *testing.T) {
 	t.Parallel()
 	d := clusteredData(3000, 50, 16, 30, 51)
