@@ -18,6 +18,7 @@ func (h *HNSW) Build(ctx context.Context, vectors iter.Seq2[int64, []float32], p
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.reset()
+	h.epoch++
 	for id, vec := range vectors {
 		v, err := unit(vec, h.dims)
 		if err != nil {

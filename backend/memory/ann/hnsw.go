@@ -1,7 +1,6 @@
 package ann
 
 import (
-	"context"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -61,7 +60,8 @@ func (o Options) withDefaults() Options {
 // Nodes are slots in flat slices. A removed node becomes a tombstone: it is
 // never returned, but it keeps its vector and links so searches still pass
 // through it, and its neighbours are relinked at once so the graph stays
-// well connected. When tombstones outnumber live nodes the graph is rebuilt.
+// well connected. When tombstones outnumber live nodes a new graph is built
+// in the background and swapped in; searches go on meanwhile.
 //
 // Searches share a read lock; Add, Remove and Build take the write lock.
 // Build links nodes on several goroutines, which take a stripe lock around
@@ -84,6 +84,14 @@ type HNSW struct {
 	entry  uint32
 	top    int // the entry's level; -1 when empty
 	nDead  int
+
+	// Background compaction (compact.go): writes made while it builds are
+	// replayed onto the new graph; epoch tells it the graph was replaced
+	// (Build, Load) meanwhile, so its result is stale.
+	compacting bool
+	pending    []pendingWrite
+	epoch      uint64
+	bg         sync.WaitGroup
 
 	epMu    sync.Mutex // Build: guards entry and top between workers
 	stripes [512]sync.Mutex
@@ -193,6 +201,9 @@ func (h *HNSW) Add(id int64, vec []float32) error {
 	if old, ok := h.byID[id]; ok {
 		h.removeSlot(old)
 	}
+	if h.compacting {
+		h.pending = append(h.pending, pendingWrite{id: id, vec: v})
+	}
 	n := h.newSlot(id, v)
 	s := h.searcher()
 	h.insert(s, n)
@@ -207,39 +218,9 @@ func (h *HNSW) Remove(id int64) {
 	defer h.mu.Unlock()
 	if n, ok := h.byID[id]; ok {
 		h.removeSlot(n)
+		if h.compacting {
+			h.pending = append(h.pending, pendingWrite{id: id})
+		}
 		h.compactIfWorn()
 	}
-}
-
-// compactIfWorn rebuilds the graph from the live vectors once tombstones
-// outnumber them: past that point they cost more memory and search time
-// than a rebuild does once.
-func (h *HNSW) compactIfWorn() {
-	if h.nDead < 1000 || h.nDead <= len(h.byID) {
-		return
-	}
-	h.compactLocked()
-}
-
-// Compact rebuilds the graph from the live vectors, dropping tombstones.
-func (h *HNSW) Compact() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.compactLocked()
-}
-
-func (h *HNSW) compactLocked() {
-	ids := make([]int64, 0, len(h.byID))
-	vecs := make([]float32, 0, len(h.byID)*h.dims)
-	for n, id := range h.ids {
-		if !h.dead[n] {
-			ids = append(ids, id)
-			vecs = append(vecs, h.vec(uint32(n))...)
-		}
-	}
-	h.reset()
-	for i, id := range ids {
-		h.newSlot(id, vecs[i*h.dims:(i+1)*h.dims])
-	}
-	_ = h.linkAll(context.Background(), nil) // cannot fail: the context is never cancelled
 }

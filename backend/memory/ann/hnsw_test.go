@@ -125,18 +125,39 @@ func TestCompactsWhenWorn(t *testing.T) {
 	t.Parallel()
 	d := clusteredData(3000, 50, 16, 30, 31)
 	h, f := built(t, d)
-	for id := int64(1); id <= 2000; id++ {
+	for id := int64(1); id <= 2000; id++ { // the 1,001st removal starts a compaction
 		h.Remove(id)
 		f.Remove(id)
 	}
+	// Writes while it builds are replayed onto the new graph.
+	more := clusteredData(200, 0, 16, 30, 32)
+	for i, v := range more.vecs {
+		id := int64(5000 + i)
+		if err := h.Add(id, v); err != nil {
+			t.Fatal(err)
+		}
+		_ = f.Add(id, v)
+		h.Remove(int64(2001 + i))
+		f.Remove(int64(2001 + i))
+	}
+	h.waitCompaction()
 	if h.Tombstones() >= 1000 {
 		t.Fatalf("%d tombstones: not compacted", h.Tombstones())
 	}
-	if h.Len() != 1000 {
-		t.Fatalf("Len %d, want 1000", h.Len())
+	if h.Len() != f.Len() || h.Len() != 1000 {
+		t.Fatalf("Len %d, want %d", h.Len(), f.Len())
 	}
 	if rc := meanRecall(d, f, h, 10, nil); rc < 0.95 {
 		t.Fatalf("recall@10 after compaction: %.3f", rc)
+	}
+	for i, v := range more.vecs {
+		if hits := h.Search(v, 1, nil); len(hits) != 1 || hits[0].ID != int64(5000+i) {
+			t.Fatalf("vector added during compaction: found %v", hits)
+		}
+	}
+	h.Compact()
+	if h.Tombstones() != 0 || h.Len() != 1000 {
+		t.Fatalf("after Compact: %d tombstones, Len %d", h.Tombstones(), h.Len())
 	}
 }
 
