@@ -227,6 +227,34 @@ func TestFilteredWalk(t *testing.T) {
 	}
 }
 
+func TestSelectivityEstimate(t *testing.T) {
+	t.Parallel()
+	h := NewHNSW(2, Options{})
+	for id := int64(1); id <= 100_000; id++ { // slots only: no links needed
+		h.newSlot(id, []float32{1, 0})
+	}
+	for _, tc := range []struct {
+		name     string
+		filter   func(int64) bool
+		lo, hi   float64
+		scanWins bool
+	}{
+		{"modulo 10", func(id int64) bool { return id%10 == 0 }, 0.03, 0.2, false},
+		{"modulo 2", func(id int64) bool { return id%2 == 1 }, 0.35, 0.65, false},
+		{"a block", func(id int64) bool { return id > 50_000 && id <= 60_000 }, 0.05, 0.15, false},
+		{"rare", func(id int64) bool { return id%1000 == 0 }, 0, 0.05, true},
+		{"all", func(int64) bool { return true }, 1, 1, false},
+	} {
+		sel := h.selectivity(tc.filter)
+		if sel < tc.lo || sel > tc.hi {
+			t.Errorf("%s: selectivity %.3f, want %.2f…%.2f", tc.name, sel, tc.lo, tc.hi)
+		}
+		if got := h.scanIsCheaper(tc.filter, 64); got != tc.scanWins {
+			t.Errorf("%s: scanIsCheaper %v", tc.name, got)
+		}
+	}
+}
+
 func TestConcurrentSearchAndWrite(t *testing.T) {
 	t.Parallel()
 	d := clusteredData(3000, 50, 16, 30, 51)

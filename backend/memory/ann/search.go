@@ -63,19 +63,33 @@ func (h *HNSW) walk(q []float32, k, ef int, filter func(id int64) bool) []Hit {
 	return out
 }
 
-// scanIsCheaper guesses from a sample whether an exact scan of the ids the
-// filter accepts costs less than a filtered walk. A walk computes about
-// ef·m0 distances unfiltered and 1/selectivity times as many filtered; a
-// scan calls the filter on every slot (about an eighth of a distance) and
-// computes a distance for each one accepted.
+// scanIsCheaper guesses whether an exact scan of the ids the filter accepts
+// costs less than a filtered walk. A walk computes about ef·m0 distances
+// unfiltered and 1/selectivity times as many filtered; a scan calls the
+// filter on every slot (about an eighth of a distance) and computes a
+// distance for each one accepted.
 func (h *HNSW) scanIsCheaper(filter func(id int64) bool, ef int) bool {
+	sel := h.selectivity(filter)
+	live := float64(len(h.byID))
+	return sel*live+live/8 < float64(ef*h.m0)/sel
+}
+
+// selectivity estimates the share of live ids the filter accepts from 64
+// slots, at least 1/128.
+func (h *HNSW) selectivity(filter func(id int64) bool) float64 {
 	const samples = 64
 	n := len(h.ids)
 	seen, ok := 0, 0
-	// Evenly spaced slots: ids written together (one agent's) sit together.
+	// One slot from each of 64 equal strata, so ids written together (one
+	// agent's) are counted fairly; jittered by a multiplicative hash, so a
+	// filter like id%10 cannot alias with a fixed stride.
 	for i := range samples {
-		slot := i * n / samples
-		if h.dead[slot] {
+		lo, hi := i*n/samples, (i+1)*n/samples
+		slot := lo
+		if hi > lo {
+			slot += int((uint64(i+1) * 0x9E3779B97F4A7C15 >> 33) % uint64(hi-lo)) //nolint:gosec // < hi-lo
+		}
+		if slot >= n || h.dead[slot] {
 			continue
 		}
 		seen++
@@ -83,12 +97,10 @@ func (h *HNSW) scanIsCheaper(filter func(id int64) bool, ef int) bool {
 			ok++
 		}
 	}
-	sel := 0.5
-	if seen > 0 {
-		sel = max(float64(ok)/float64(seen), 0.5/samples)
+	if seen == 0 {
+		return 0.5
 	}
-	live := float64(len(h.byID))
-	return sel*live+live/8 < float64(ef*h.m0)/sel
+	return max(float64(ok)/float64(seen), 0.5/samples)
 }
 
 // exact scans every live slot the filter accepts. The caller holds a lock.
