@@ -36,14 +36,7 @@ func uniformData(n, nq, dims int, seed uint64) dataset {
 		}
 		return normalise(v)
 	}
-	d := dataset{dims: dims}
-	for range n {
-		d.vecs = append(d.vecs, gen())
-	}
-	for range nq {
-		d.queries = append(d.queries, gen())
-	}
-	return d
+	return draw(n, nq, dims, gen)
 }
 
 // clusteredData is a Gaussian mixture, normalised: centres uniform on the
@@ -62,6 +55,11 @@ func clusteredData(n, nq, dims, centres int, seed uint64) dataset {
 		}
 		return normalise(v)
 	}
+	return draw(n, nq, dims, gen)
+}
+
+// draw makes a dataset of n vectors and nq queries from gen.
+func draw(n, nq, dims int, gen func() []float32) dataset {
 	d := dataset{dims: dims}
 	for range n {
 		d.vecs = append(d.vecs, gen())

@@ -83,9 +83,5 @@ func (f *Flat) Search(q []float32, k int, filter func(id int64) bool) []Hit {
 		}
 		top.offer(item{d: -dot(q, f.vecs[i*f.dims:(i+1)*f.dims]), n: uint32(i)}, k)
 	}
-	out := make([]Hit, 0, len(top))
-	for _, it := range top.sorted() {
-		out = append(out, Hit{ID: f.ids[it.n], Score: -it.d})
-	}
-	return out
+	return toHits(top.sorted(), f.ids)
 }

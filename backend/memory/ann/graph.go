@@ -7,7 +7,7 @@ import "slices"
 type searcher struct {
 	visited []uint32
 	gen     uint32
-	cand    minHeap
+	cand    maxHeap // negated distances: the nearest pops first
 	res     maxHeap
 	buf     []uint32
 }
@@ -88,7 +88,7 @@ func (h *HNSW) searchLayer(s *searcher, ls layerSearch) bool {
 			continue
 		}
 		s.visited[e.n] = s.gen
-		s.cand.push(e)
+		s.cand.push(item{d: -e.d, n: e.n})
 		if accept(e.n) {
 			s.res.offer(e, ls.ef)
 		}
@@ -99,6 +99,7 @@ func (h *HNSW) searchLayer(s *searcher, ls layerSearch) bool {
 	visits := 0
 	for len(s.cand) > 0 {
 		c := s.cand.pop()
+		c.d = -c.d
 		if c.d > worst && len(s.res) >= ls.ef {
 			break
 		}
@@ -110,7 +111,7 @@ func (h *HNSW) searchLayer(s *searcher, ls layerSearch) bool {
 			visits++
 			d := -dot(ls.q, h.vec(nb))
 			if len(s.res) < ls.ef || d < worst {
-				s.cand.push(item{d: d, n: nb})
+				s.cand.push(item{d: -d, n: nb})
 				if accept(nb) {
 					s.res.offer(item{d: d, n: nb}, ls.ef)
 					if len(s.res) >= ls.ef {

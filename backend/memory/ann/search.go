@@ -56,11 +56,7 @@ func (h *HNSW) walk(q []float32, k, ef int, filter func(id int64) bool) []Hit {
 		return h.exact(q, k, filter)
 	}
 	res := s.res.sorted()
-	out := make([]Hit, 0, min(k, len(res)))
-	for _, it := range res[:min(k, len(res))] {
-		out = append(out, Hit{ID: h.ids[it.n], Score: -it.d})
-	}
-	return out
+	return toHits(res[:min(k, len(res))], h.ids)
 }
 
 // scanIsCheaper guesses whether an exact scan of the ids the filter accepts
@@ -112,9 +108,5 @@ func (h *HNSW) exact(q []float32, k int, filter func(id int64) bool) []Hit {
 		}
 		top.offer(item{d: -dot(q, h.vec(uint32(n))), n: uint32(n)}, k)
 	}
-	out := make([]Hit, 0, len(top))
-	for _, it := range top.sorted() {
-		out = append(out, Hit{ID: h.ids[it.n], Score: -it.d})
-	}
-	return out
+	return toHits(top.sorted(), h.ids)
 }

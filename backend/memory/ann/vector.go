@@ -70,48 +70,9 @@ type item struct {
 	n uint32
 }
 
-// minHeap pops the nearest item first (the candidates to expand).
-type minHeap []item
-
-func (h *minHeap) push(it item) {
-	*h = append(*h, it)
-	s := *h
-	i := len(s) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if s[p].d <= s[i].d {
-			break
-		}
-		s[p], s[i] = s[i], s[p]
-		i = p
-	}
-}
-
-func (h *minHeap) pop() item {
-	s := *h
-	top := s[0]
-	last := len(s) - 1
-	s[0] = s[last]
-	s = s[:last]
-	*h = s
-	i := 0
-	for {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(s) && s[l].d < s[m].d {
-			m = l
-		}
-		if r < len(s) && s[r].d < s[m].d {
-			m = r
-		}
-		if m == i {
-			return top
-		}
-		s[i], s[m] = s[m], s[i]
-		i = m
-	}
-}
-
 // maxHeap keeps the farthest item on top (the worst of the results so far).
+// The candidates to expand, nearest first, are a maxHeap of negated
+// distances: one heap to keep fast.
 type maxHeap []item
 
 func (h *maxHeap) push(it item) {
@@ -175,6 +136,15 @@ func (h *maxHeap) sorted() []item {
 	out := make([]item, len(*h))
 	for i := len(out) - 1; i >= 0; i-- {
 		out[i] = h.pop()
+	}
+	return out
+}
+
+// toHits turns items sorted nearest first into hits, ids looked up by slot.
+func toHits(items []item, ids []int64) []Hit {
+	out := make([]Hit, 0, len(items))
+	for _, it := range items {
+		out = append(out, Hit{ID: ids[it.n], Score: -it.d})
 	}
 	return out
 }
