@@ -85,6 +85,28 @@ mkdir -p docs
   echo "No process or memory growth over 10,000 warm execs is checked by"
   echo "\`TestWarmExecNoGrowth\` in sandbox/podman (run by \`make test\`)."
   echo
+  # The vector index (backend/memory/ann, issue 13): one row per index and set.
+  awk '
+    /^BenchmarkVectorIndex\// {
+      if (!head) {
+        print "## Vector index"
+        print ""
+        print "In-process HNSW (backend/memory/ann, defaults M 16, EfConstruction 100, EfSearch 64) vs the exact"
+        print "Flat scan, k = 10, 200 queries from the same distribution; clustered = a mixture of 300 Gaussian"
+        print "centres, normalised; uniform = uniform on the sphere (the hardest case). filter10% keeps one id in ten."
+        print "Build uses both cores; B/vec is the heap the index holds, file-B/vec the Save file, load the Load time."
+        print ""
+        print "| vectors | dims | data | index | recall@10 | p50 µs | p95 µs | build s | B/vec | file B/vec | load ms |"
+        print "|---|---|---|---|---|---|---|---|---|---|---|"
+        head = 1
+      }
+      name = $1; sub(/-[0-9]+$/, "", name); split(name, p, "/")
+      delete m
+      for (i = 3; i < NF; i++) m[$(i+1)] = $i
+      printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", substr(p[2], 3), substr(p[3], 3), p[4], p[5],
+        m["recall@10"], m["p50-µs"], m["p95-µs"], m["build-s"], m["B/vec"], m["file-B/vec"], m["load-ms"]
+    }
+    END { if (head) print "" }' "$out"
   echo "## Raw output"
   echo
   echo '```'

@@ -1,0 +1,5 @@
+//go:build !race
+
+package ann
+
+const testN = 8000
