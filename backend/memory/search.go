@@ -56,6 +56,9 @@ type Query struct {
 	// memory; search_documents: import; search_system_knowledge: system);
 	// empty means memory and imported documents.
 	Sources []Source
+	// Exact makes the vector channel scan exactly (sqlite-vec) even when an
+	// approximate index is ready: the recall oracle.
+	Exact bool
 	// Channels restricts the search to one channel: "keyword" or
 	// "vector" ("" runs both). Benchmarks and quality tests compare them.
 	Channels string
@@ -343,10 +346,6 @@ func (s *Store) vector(ctx context.Context, q Query) ([]candidate, string, error
 	if q.PathPrefix != "" || !q.Since.IsZero() || !q.Until.IsZero() || q.Scope == ScopeUser {
 		k = 4 * pool // filtered after the search: look wider
 	}
-	type scored struct {
-		id   int64
-		dist float64
-	}
 	var found []scored
 	var parts []string
 	sources := q.Sources
@@ -364,6 +363,14 @@ func (s *Store) vector(ctx context.Context, q Query) ([]candidate, string, error
 		}
 	}
 	parts = uniq(parts)
+	if ai := s.annFor(*use); ai != nil && !q.Exact {
+		if hits, ok := ai.search(vecs[0], k, parts); ok {
+			for _, h := range hits {
+				found = append(found, scored{id: h.ID, dist: 1 - float64(h.Score)})
+			}
+			return s.visibleRanks(ctx, q, found)
+		}
+	}
 	blob := vecBlob(vecs[0])
 	for _, part := range parts {
 		err := eachRow(ctx, s.db, "SELECT rowid, distance FROM "+use.Name+" WHERE embedding MATCH ? AND k = ? AND agent = ?",
@@ -377,6 +384,18 @@ func (s *Store) vector(ctx context.Context, q Query) ([]candidate, string, error
 			return nil, "", fmt.Errorf("vector search: %w", err)
 		}
 	}
+	return s.visibleRanks(ctx, q, found)
+}
+
+// scored is a vector hit: a chunk and its cosine distance.
+type scored struct {
+	id   int64
+	dist float64
+}
+
+// visibleRanks orders vector hits by distance and ranks those the
+// query's scope and filters let through, up to the pool.
+func (s *Store) visibleRanks(ctx context.Context, q Query, found []scored) ([]candidate, string, error) {
 	sort.SliceStable(found, func(i, j int) bool { return found[i].dist < found[j].dist })
 	ids := make([]int64, len(found))
 	for i, f := range found {
@@ -393,18 +412,6 @@ func (s *Store) vector(ctx context.Context, q Query) ([]candidate, string, error
 		}
 	}
 	return out, "", nil
-}
-
-func uniq(ss []string) []string {
-	seen := map[string]bool{}
-	out := ss[:0]
-	for _, s := range ss {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // visible returns which of ids the query's scope and filters allow.
@@ -425,4 +432,16 @@ func (s *Store) visible(ctx context.Context, q Query, ids []int64) (map[int64]bo
 		return err
 	})
 	return out, err
+}
+
+func uniq(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }

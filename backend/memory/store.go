@@ -30,6 +30,9 @@ type Options struct {
 	Debounce time.Duration
 	// OnProgress, when set, hears about the background indexing.
 	OnProgress func(IndexStatus)
+	// ANNMin is the vector count from which a table gets an approximate
+	// index (default 5,000; tests lower it).
+	ANNMin int
 }
 
 // Store is the memory store over Warren's SQLite database.
@@ -41,6 +44,15 @@ type Store struct {
 	wake chan struct{}
 
 	indexMu sync.Mutex // one indexing pass at a time
+
+	// anns are the in-process approximate indexes by vector table; runCtx
+	// is the indexer's lifetime (nil when no indexer runs: no index is
+	// built); drops holds, per open transaction, the chunks whose vectors
+	// it deleted, for the indexes once it commits.
+	annMu  sync.Mutex
+	anns   map[string]*annIndex
+	runCtx context.Context
+	drops  map[*sql.Tx][]int64
 
 	mu sync.Mutex
 	// embedders by identity: the current one, and earlier ones still
@@ -62,8 +74,11 @@ func New(db *sql.DB, opts Options) *Store {
 	if opts.Debounce <= 0 {
 		opts.Debounce = 300 * time.Millisecond
 	}
+	if opts.ANNMin <= 0 {
+		opts.ANNMin = annMin
+	}
 	s := &Store{db: db, opts: opts, log: opts.Log, now: opts.Now, wake: make(chan struct{}, 1),
-		embedders: map[embed.Identity]embed.Embedder{}}
+		embedders: map[embed.Identity]embed.Embedder{}, anns: map[string]*annIndex{}, drops: map[*sql.Tx][]int64{}}
 	s.current = opts.Embedder
 	if opts.Embedder != nil && opts.Embedder.Identity().Dims > 0 {
 		s.embedders[opts.Embedder.Identity()] = opts.Embedder
@@ -110,12 +125,24 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("memory: begin: %w", err)
 	}
-	if err := fn(tx); err != nil {
+	err = fn(tx)
+	s.annMu.Lock()
+	dropped := s.drops[tx]
+	delete(s.drops, tx)
+	s.annMu.Unlock()
+	if err != nil {
 		_ = tx.Rollback()
 		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("memory: commit: %w", err)
+	}
+	if len(dropped) > 0 {
+		changes := make([]annChange, len(dropped))
+		for i, id := range dropped {
+			changes[i] = annChange{id: id}
+		}
+		s.annChanged("", changes...)
 	}
 	return nil
 }

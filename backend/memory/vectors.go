@@ -72,7 +72,7 @@ func (s *Store) ensureIndex(ctx context.Context, id embed.Identity) (vecIndex, e
 		}
 		for _, v := range all {
 			if !v.Ready {
-				if err := dropIndex(ctx, tx, v.Name); err != nil {
+				if err := s.dropIndex(ctx, tx, v.Name); err != nil {
 					return err
 				}
 			}
@@ -93,7 +93,8 @@ func (s *Store) ensureIndex(ctx context.Context, id embed.Identity) (vecIndex, e
 	return out, err
 }
 
-func dropIndex(ctx context.Context, tx *sql.Tx, name string) error {
+func (s *Store) dropIndex(ctx context.Context, tx *sql.Tx, name string) error {
+	s.dropANN(name)
 	if !validTable.MatchString(name) {
 		return fmt.Errorf("memory index %q has an invalid table name", name)
 	}
@@ -110,6 +111,24 @@ func (s *Store) dropVectors(ctx context.Context, tx *sql.Tx, cond string, args .
 	all, err := s.indexes(ctx, tx)
 	if err != nil {
 		return err
+	}
+	s.annMu.Lock()
+	tracked := len(s.anns) > 0
+	s.annMu.Unlock()
+	if tracked {
+		var ids []int64
+		err := eachRow(ctx, tx, "SELECT id FROM memory_chunks WHERE "+cond, args, func(scan func(...any) error) error {
+			var id int64
+			err := scan(&id)
+			ids = append(ids, id)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		s.annMu.Lock()
+		s.drops[tx] = append(s.drops[tx], ids...)
+		s.annMu.Unlock()
 	}
 	for _, v := range all {
 		if err := execSQL(ctx, tx, "DELETE FROM "+v.Name+" WHERE rowid IN (SELECT id FROM memory_chunks WHERE "+cond+")", args...); err != nil {
@@ -147,8 +166,10 @@ type IndexStatus struct {
 	// after the embedder changed); search uses the ready one meanwhile.
 	Building bool `json:"building"`
 	// Ready names what the ready vector table holds.
-	Ready     *embed.Identity `json:"ready,omitempty"`
-	LastError string          `json:"last_error,omitempty"`
+	Ready *embed.Identity `json:"ready,omitempty"`
+	// Index says how the vectors are searched: exact, or approximate.
+	Index     string `json:"index,omitempty"`
+	LastError string `json:"last_error,omitempty"`
 }
 
 // Status reports documents, chunks and how far the vectors are.
@@ -171,6 +192,7 @@ func (s *Store) Status(ctx context.Context) (IndexStatus, error) {
 		if v.Ready {
 			id := v.ID
 			st.Ready = &id
+			st.Index = s.annStatus(v.Name)
 		}
 		if cur != nil && v.ID == curID {
 			st.Building = !v.Ready
@@ -191,6 +213,14 @@ func (s *Store) Status(ctx context.Context) (IndexStatus, error) {
 // Run embeds chunks in the background until ctx ends: after writes
 // (debounced), and a backfill of everything not yet embedded at start.
 func (s *Store) Run(ctx context.Context) error {
+	s.annMu.Lock()
+	s.runCtx = ctx
+	s.annMu.Unlock()
+	defer func() {
+		s.annMu.Lock()
+		s.runCtx, s.anns = nil, map[string]*annIndex{}
+		s.annMu.Unlock()
+	}()
 	retry := time.Second
 	for {
 		err := s.indexPending(ctx)
@@ -303,7 +333,9 @@ func (s *Store) embedBatch(ctx context.Context, e embed.Embedder, idx vecIndex) 
 	if err != nil {
 		return 0, err
 	}
+	var added []annChange
 	err = s.tx(ctx, func(tx *sql.Tx) error {
+		added = added[:0]
 		for i, p := range batch {
 			// The chunk may have been replaced since it was read: only a
 			// chunk that still exists gets its vector.
@@ -319,9 +351,13 @@ func (s *Store) embedBatch(ctx context.Context, e embed.Embedder, idx vecIndex) 
 				p.id, p.partition, vecBlob(vecs[i])); err != nil {
 				return fmt.Errorf("store vector: %w", err)
 			}
+			added = append(added, annChange{id: p.id, part: p.partition, vec: vecs[i]})
 		}
 		return nil
 	})
+	if err == nil && len(added) > 0 {
+		s.annChanged(idx.Name, added...)
+	}
 	return len(batch), err
 }
 
@@ -387,7 +423,7 @@ func (s *Store) promote(ctx context.Context, idx vecIndex) error {
 		}
 		for _, v := range all {
 			if v.Name != idx.Name {
-				if err := dropIndex(ctx, tx, v.Name); err != nil {
+				if err := s.dropIndex(ctx, tx, v.Name); err != nil {
 					return err
 				}
 			}
@@ -448,7 +484,7 @@ func (s *Store) Reindex(ctx context.Context) error {
 			return err
 		}
 		for _, v := range all {
-			if err := dropIndex(ctx, tx, v.Name); err != nil {
+			if err := s.dropIndex(ctx, tx, v.Name); err != nil {
 				return err
 			}
 		}
