@@ -6,7 +6,7 @@ import MemoryPanel from '../src/components/MemoryPanel.svelte';
 import { humanError } from '../src/lib/errors';
 import { channelRanks, embedderLabel, embedderSetting, groupDocs, hitLines, indexStatusFromWire, ownerLabel, parseEmbedder, pathProblem, vectorProgress } from '../src/lib/memory';
 import { sectionDigit } from '../src/lib/keys';
-import { shortcuts } from '../src/lib/commands';
+import { buildCommands, filterCommands, shortcuts } from '../src/lib/commands';
 import { fakeApi } from './fakeApi';
 import { makeMemoryDoc } from './memoryFake';
 
@@ -265,6 +265,15 @@ describe('MemoryPanel', () => {
     await within(strip).findByText('keyword only');
   });
 
+  it('reloads the list when the index counts change (an agent wrote a document)', async () => {
+    const api = seeded();
+    render(MemoryPanel, { api, active: true, pollMs: 0 });
+    await screen.findByText('MEMORY.md');
+    api.memory.seed({ agent: 'default', user: 'local', path: 'memory/agent-wrote.md', content: 'x' });
+    api.memory.emit({});
+    expect(await screen.findByText('memory/agent-wrote.md')).toBeTruthy();
+  });
+
   it('rebuilds the index only once confirmed', async () => {
     const api = seeded();
     render(MemoryPanel, { api, active: true, pollMs: 0 });
@@ -314,5 +323,18 @@ describe('Memory in the app', () => {
     await fireEvent.keyDown(window, { key: '0', altKey: true });
     expect(screen.getByRole('tab', { name: 'Memory' }).getAttribute('aria-selected')).toBe('true');
     expect(await screen.findByText('memory/house-rules.md')).toBeTruthy();
+  });
+
+  it('is in the palette: Go to Memory (Alt+0) and Search memory, which focuses the search box', async () => {
+    const sections = Array.from({ length: 10 }, (_, i) => ({ id: i === 9 ? 'memory' : `s${i}`, label: i === 9 ? 'Memory' : `S${i}` }));
+    const all = buildCommands({ sections, agents: [], sessions: [] });
+    expect(all.find((c) => c.id === 'section:memory')).toMatchObject({ title: 'Go to Memory', hint: 'Alt+0' });
+    expect(filterCommands(all, 'search mem')[0].id).toBe('search-memory');
+    const api = seeded();
+    render(App, { api });
+    await fireEvent.keyDown(window, { key: 'k', ctrlKey: true });
+    await userEvent.type(await screen.findByRole('combobox', { name: 'Command' }), 'search memory{Enter}');
+    expect(screen.getByRole('tab', { name: 'Memory' }).getAttribute('aria-selected')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search memory as default' })));
   });
 });

@@ -48,7 +48,8 @@ export type CommandAction =
   | { kind: 'new-chat'; agent?: string }
   | { kind: 'session'; session: string; agent: string }
   | { kind: 'shortcuts' }
-  | { kind: 'setup' };
+  | { kind: 'setup' }
+  | { kind: 'search-memory' };
 
 export interface Command {
   id: string;
@@ -73,6 +74,7 @@ export function buildCommands(opts: {
     { id: 'new-chat', title: 'New chat', group: 'Actions', hint: `${mod}+N`, action: { kind: 'new-chat' } },
     { id: 'setup', title: 'Run the first-run setup again', group: 'Actions', action: { kind: 'setup' } },
     { id: 'shortcuts', title: 'Keyboard shortcuts', group: 'Actions', hint: '?', action: { kind: 'shortcuts' } },
+    { id: 'search-memory', title: 'Search memory', name: 'Memory', group: 'Actions', action: { kind: 'search-memory' } },
   ];
   opts.sections.forEach((s, i) =>
     out.push({ id: `section:${s.id}`, title: `Go to ${s.label}`, name: s.label, group: 'Sections', hint: `Alt+${sectionDigit(i)}`, action: { kind: 'section', id: s.id } }),
