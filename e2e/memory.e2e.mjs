@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // End-to-end test of the Memory tab against the real Go backend: documents
-// made through the bindings and in the UI, the index status while the real
+// made through the bindings, in the UI and by an agent's write_file from
+// another process (listed without a reload), the index status while the real
 // builtin embedder fills the vectors, a hybrid search with each channel's
 // rank and a hit opened at its lines, an edit saved with Ctrl+S, an earlier
 // version restored, an embedder refusal shown as a sentence, a delete, and
@@ -10,6 +11,7 @@
 // Env:   WARREN_DEV_BIN  binary to run (default build/bin/warren-dev)
 //        E2E_OUT         where screenshots and logs go (default build/e2e)
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { launchChromium, openWarrenPage, repoRoot, startWarren, suite } from './lib.mjs';
@@ -20,6 +22,7 @@ const outDir = path.resolve(repoRoot, process.env.E2E_OUT || 'build/e2e');
 const RULES = '# House rules\n\nMeasure everything in metric units: kilometres, kilograms and degrees Celsius.\n\nNever book flights before 8 am.';
 const ME = '# About the user\n\nThe user drinks green tea every morning and dislikes coffee.\n\n## Work\n\nThe user writes Go and reviews pull requests on Fridays.';
 const TRIP = '# Trip\n\nThe summer holiday goes to Lisbon by train.';
+const AGENT_NOTE = '# Agent note\n\nThe user prefers window seats.';
 
 fs.mkdirSync(outDir, { recursive: true });
 const t = suite('memory', { outDir });
@@ -33,7 +36,7 @@ async function shot(name, { doc = false } = {}) {
 }
 
 async function main() {
-  const { addr, appLog } = await startWarren({ bin, outDir, logName: 'app-memory.log' });
+  const { addr, appLog, home } = await startWarren({ bin, outDir, logName: 'app-memory.log' });
   t.appLog = appLog;
   const browser = await launchChromium();
   let pageErrors;
@@ -70,6 +73,17 @@ async function main() {
     assert.deepEqual(groups, ['global', 'default · local']);
   });
 
+  await step('an agent writing memory/*.md with its file tools (from another process) shows up live as its local copy', async () => {
+    execFileSync(bin, ['tool', 'call', 'write_file', JSON.stringify({ path: 'memory/agent-note.md', content: AGENT_NOTE }), '--agent', 'default', '--json'], {
+      env: { ...process.env, WARREN_HOME: home, DISPLAY: '' },
+      stdio: 'pipe',
+    });
+    // No reload: the tab notices the index counts changed (its status poll).
+    await item('memory/agent-note.md').waitFor({ timeout: 15000 });
+    const d = await go('MemoryDoc', 'default', 'local', 'memory/agent-note.md');
+    assert.equal(d.content, AGENT_NOTE);
+  });
+
   await step('a document made in the UI: the path is checked, then it is stored for its owner', async () => {
     await panel.getByRole('button', { name: '+ New document' }).first().click();
     const dlg = page.getByRole('dialog', { name: 'New memory document' });
@@ -91,12 +105,12 @@ async function main() {
     let st;
     for (let i = 0; i < 120; i++) {
       st = await go('MemoryStatus');
-      if (st.docs === 3 && st.embedder && !st.building && st.embedded === st.chunks && st.chunks > 0) break;
+      if (st.docs === 4 && st.embedder && !st.building && st.embedded === st.chunks && st.chunks > 0) break;
       await page.waitForTimeout(500);
     }
     assert.ok(st.embedder && st.embedded === st.chunks, `status: ${JSON.stringify(st)}`);
     await strip.getByTestId('vectors').filter({ hasText: `${st.chunks} of ${st.chunks}` }).waitFor({ timeout: 15000 });
-    assert.match(await strip.textContent(), /3 documents/);
+    assert.match(await strip.textContent(), /4 documents/);
   });
 
   await step('a search as the default agent is hybrid, with each channel’s rank; a hit opens at its lines', async () => {
@@ -174,7 +188,7 @@ async function main() {
     await status().filter({ hasText: 'Deleted memory/trip.md.' }).waitFor();
     await item('memory/trip.md').waitFor({ state: 'detached' });
     const docs = await go('MemoryDocs', '', false);
-    assert.deepEqual(docs.map((d) => d.path).sort(), ['MEMORY.md', 'memory/house-rules.md']);
+    assert.deepEqual(docs.map((d) => d.path).sort(), ['MEMORY.md', 'memory/agent-note.md', 'memory/house-rules.md']);
   });
 
   await step('the tab works at 900×600 in dark mode', async () => {

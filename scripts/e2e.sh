@@ -30,8 +30,9 @@
 #                           themselves, a message shows in the activity feed,
 #                           and the window is killed (SIGKILL) mid-turn and
 #                           started again: the orphan runs again, nothing stuck
-#   e2e/memory.e2e.mjs      the Memory tab: documents from the bindings and the
-#                           UI, the builtin embedder's vectors filling, a
+#   e2e/memory.e2e.mjs      the Memory tab: documents from the bindings, the UI
+#                           and an agent's write_file (CLI, shown live), the
+#                           builtin embedder's vectors filling, a
 #                           hybrid search with each channel's rank, edit with
 #                           Ctrl+S, a version restored, an embedder refused,
 #                           a delete, 900×600 in dark mode
