@@ -180,6 +180,27 @@ async function main() {
     await form.waitFor({ state: 'detached' });
   });
 
+  await step('Rebuild index (confirmed) re-chunks everything; "memory:index" events bring the vectors back to all of them', async () => {
+    await page.evaluate(() => {
+      window.__memoryEvents = [];
+      window.runtime.EventsOn('memory:index', (ev) => window.__memoryEvents.push(ev));
+    });
+    await strip.getByRole('button', { name: 'Rebuild index' }).click();
+    await strip.getByRole('button', { name: 'Rebuild', exact: true }).click();
+    await status().filter({ hasText: 'Rebuilding the memory index' }).waitFor();
+    let st;
+    for (let i = 0; i < 120; i++) {
+      st = await go('MemoryStatus');
+      if (!st.building && st.embedded === st.chunks) break;
+      await page.waitForTimeout(250);
+    }
+    await strip.getByTestId('vectors').filter({ hasText: `${st.chunks} of ${st.chunks}` }).waitFor({ timeout: 15000 });
+    const events = await page.evaluate(() => window.__memoryEvents);
+    assert.ok(events.length >= 1, 'progress events arrived');
+    const last = events.at(-1).payload ?? events.at(-1);
+    assert.equal(last.embedded, last.chunks, `last event: ${JSON.stringify(last)}`);
+  });
+
   await step('a document is deleted once confirmed', async () => {
     await item('memory/trip.md').click();
     const view = docView('memory/trip.md');
