@@ -93,6 +93,7 @@ async function main() {
     await dlg.getByLabel('Path').fill('memory/trip.md');
     await dlg.getByLabel('Owner').selectOption({ label: 'default · local' });
     await dlg.getByLabel(/Content/).fill(TRIP);
+    await shot('memory-new.png');
     await dlg.getByRole('button', { name: 'Create document' }).click();
     await dlg.waitFor({ state: 'detached' });
     await docView('memory/trip.md').getByRole('heading', { name: 'Trip', exact: true }).waitFor();
@@ -141,6 +142,7 @@ async function main() {
     await editor.press('Control+End');
     await editor.type('\n\nThe user moved to Porto.');
     await view.getByText(/Unsaved changes/).waitFor();
+    await shot('memory-edit.png');
     await editor.press('Control+s');
     await status().filter({ hasText: 'Saved MEMORY.md (version 2).' }).waitFor();
     const d = await go('MemoryDoc', 'default', 'local', 'MEMORY.md');
