@@ -243,6 +243,22 @@ describe('MemoryPanel', () => {
     await userEvent.type(screen.getByRole('searchbox'), 'metric{Enter}');
     expect((await screen.findByTestId('search-mode')).textContent).toBe('keyword only');
     expect(screen.getAllByTestId('ranks')[0].textContent).toBe('keyword #1 · vector —');
+    // A narrower scope goes with the query.
+    await userEvent.selectOptions(screen.getByLabelText('Search in'), 'global');
+    await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(api.searchMemory).toHaveBeenLastCalledWith('metric', 'default', 10, 'global');
+  });
+
+  it('says so when a hit’s document was deleted meanwhile', async () => {
+    const api = seeded();
+    render(MemoryPanel, { api, active: true, pollMs: 0 });
+    await screen.findByText('MEMORY.md');
+    await userEvent.type(screen.getByRole('searchbox'), 'metric{Enter}');
+    await screen.findByTestId('search-mode');
+    await api.deleteMemoryDoc('', '', 'memory/house-rules.md');
+    await userEvent.click(screen.getByRole('button', { name: /^Open memory\/house-rules.md/ }));
+    const doc = await screen.findByRole('region', { name: 'Document memory/house-rules.md' });
+    expect((await within(doc).findByRole('alert')).textContent).toMatch(/That memory document no longer exists/);
   });
 
   it('shows the index status and its progress live from "memory:index"', async () => {
