@@ -41,6 +41,7 @@ import type {
 } from '../src/lib/types';
 import { mcpFake, type McpFakeState } from './fakeMcp';
 import { teamsFake } from './teamsFake';
+import { memoryFake } from './memoryFake';
 
 import {
   CONTEXT_FILES,
@@ -142,6 +143,8 @@ export interface FakeApi extends WarrenApi {
   seedMcpGrant(g: McpGrant): void;
   /** The Teams board in memory (tests/teamsFake.ts). */
   board: ReturnType<typeof teamsFake>;
+  /** Memory documents, search and index status (tests/memoryFake.ts). */
+  memory: ReturnType<typeof memoryFake>;
 }
 
 type Fns = { [K in keyof WarrenApi]: ReturnType<typeof vi.fn> & WarrenApi[K] };
@@ -244,6 +247,7 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
   let patternId = 0;
   const mcp = mcpFake();
   const board = teamsFake();
+  const memory = memoryFake();
 
   function publishRequest(over: Partial<ApprovalRequest> = {}): ApprovalRequest {
     const req = makeRequest(over);
@@ -292,7 +296,9 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     state,
     ...mcp.methods,
     ...board.methods,
+    ...memory.methods,
     board,
+    memory,
     mcp: mcp.state,
     emitMcp: mcp.emitMcp,
     seedMcpServer: mcp.addServer,

@@ -56,6 +56,8 @@ import type {
   TeamTaskInput,
   TeamTalk,
 } from './types';
+import { indexStatusFromWire } from './memory';
+import type { MemoryDoc, MemoryEmbedderSetting, MemoryIndexStatus, MemorySearchResult, MemoryVersion } from './memoryTypes';
 
 export interface WarrenApi {
   tools(profile: string, agent: string): Promise<ToolInfo[]>;
@@ -270,6 +272,26 @@ export interface WarrenApi {
   onTeamEvent(handler: (ev: TeamEvent) => void): () => void;
   /** Sends the user's message to a team's lead (a team request; a plain chat turn when orchestration is off). */
   talkToTeamLead(team: string, session: string, prompt: string): Promise<TeamTalk>;
+  // ---- Memory (issue 13 §6): agent "" = global, user "" = the agent's shared copy ----
+  /** Documents without content, newest first: an agent's (with the global ones), or the global ones only. */
+  memoryDocs(agent: string, globalOnly: boolean): Promise<MemoryDoc[]>;
+  /** One document with its content; rejects "memory document not found". */
+  memoryDoc(agent: string, user: string, path: string): Promise<MemoryDoc>;
+  /** Stores a document; the previous content becomes a version. */
+  saveMemoryDoc(agent: string, user: string, path: string, content: string): Promise<MemoryDoc>;
+  deleteMemoryDoc(agent: string, user: string, path: string): Promise<void>;
+  /** Earlier versions, newest first. */
+  memoryVersions(agent: string, user: string, path: string): Promise<MemoryVersion[]>;
+  /** Searches as agent would for the local user; scope "" all, user, agent or global. */
+  searchMemory(query: string, agent: string, maxResults: number, scope: string): Promise<MemorySearchResult>;
+  memoryStatus(): Promise<MemoryIndexStatus>;
+  /** Chunks everything again; the vectors rebuild in the background ("memory:index"). */
+  reindexMemory(): Promise<void>;
+  memoryEmbedder(): Promise<MemoryEmbedderSetting>;
+  /** Rejects with the reason when the embedder cannot be put to work (the old one is kept). */
+  setMemoryEmbedder(s: MemoryEmbedderSetting): Promise<void>;
+  /** Subscribes to the index's progress; returns the unsubscribe function. */
+  onMemoryIndex(handler: (st: MemoryIndexStatus) => void): () => void;
 }
 
 /** The event name app/ emits tool lifecycle events under. */
@@ -286,6 +308,8 @@ export const messageEventName = 'message:event';
 export const mcpEventName = 'mcp:event';
 /** The event name app/ emits team board and mailbox events (teams.Event) under. */
 export const teamEventName = 'team:event';
+/** The event name app/ emits the memory index's progress (memory.IndexStatus) under. */
+export const memoryEventName = 'memory:index';
 
 /** Turns a Go custom.Definition (parameters as a JSON object) into the UI's shape. */
 export function customToolFromWire(d: unknown): CustomTool {
@@ -473,6 +497,20 @@ export const wailsApi: WarrenApi = {
   teamEvents: async (team, afterId, limit) => ((await App.TeamEvents(team, afterId, limit)) ?? []) as unknown as TeamEvent[],
   onTeamEvent: (handler) => subscribe(teamEventName, (ev: unknown) => handler(teamEventFromWire(ev))),
   talkToTeamLead: async (team, session, prompt) => (await App.TalkToTeamLead(team, session, prompt)) as unknown as TeamTalk,
+  memoryDocs: async (agent, globalOnly) => ((await App.MemoryDocs(agent, globalOnly)) ?? []) as unknown as MemoryDoc[],
+  memoryDoc: async (agent, user, path) => (await App.MemoryDoc(agent, user, path)) as unknown as MemoryDoc,
+  saveMemoryDoc: async (agent, user, path, content) => (await App.SaveMemoryDoc(agent, user, path, content)) as unknown as MemoryDoc,
+  deleteMemoryDoc: (agent, user, path) => App.DeleteMemoryDoc(agent, user, path),
+  memoryVersions: async (agent, user, path) => ((await App.MemoryVersions(agent, user, path)) ?? []) as unknown as MemoryVersion[],
+  searchMemory: async (query, agent, maxResults, scope) => {
+    const r = (await App.SearchMemory(query, agent, maxResults, scope)) as unknown as MemorySearchResult;
+    return { ...r, hits: r.hits ?? [] };
+  },
+  memoryStatus: async () => (await App.MemoryStatus()) as unknown as MemoryIndexStatus,
+  reindexMemory: () => App.ReindexMemory(),
+  memoryEmbedder: async () => (await App.MemoryEmbedder()) as unknown as MemoryEmbedderSetting,
+  setMemoryEmbedder: (s) => App.SetMemoryEmbedder(s as never),
+  onMemoryIndex: (handler) => subscribe(memoryEventName, (ev: unknown) => handler(indexStatusFromWire(ev))),
 };
 
 /** "team:event" carries the bus event ({topic, time, payload: teams.Event}); the UI wants the teams.Event. */

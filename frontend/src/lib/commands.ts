@@ -1,5 +1,6 @@
 // The window's keyboard shortcuts and the command palette's entries (Ctrl+K):
 // sections, agents, recent chats and actions, filtered as the user types.
+import { sectionDigit } from './keys';
 import type { Agent, ChatSession } from './types';
 
 /** A shortcut as the ? overlay and the tooltips show it. */
@@ -21,7 +22,7 @@ export function shortcuts(sections: { label: string }[]): Shortcut[] {
     { keys: `${mod}+N`, what: 'New chat' },
     { keys: '?', what: 'This list of shortcuts' },
     { keys: 'Esc', what: 'Close a dialog (focus goes back where it was)' },
-    ...sections.map((s, i) => ({ keys: `Alt+${i + 1}`, what: `Go to ${s.label}` })),
+    ...sections.map((s, i) => ({ keys: `Alt+${sectionDigit(i)}`, what: `Go to ${s.label}` })),
     { keys: '← →  Home End', what: 'Move between sections when the section list has focus' },
     { keys: 'Enter', what: 'Send a message (Shift+Enter: new line)' },
     { keys: '/', what: 'Filter the tools (in Tools)' },
@@ -47,7 +48,8 @@ export type CommandAction =
   | { kind: 'new-chat'; agent?: string }
   | { kind: 'session'; session: string; agent: string }
   | { kind: 'shortcuts' }
-  | { kind: 'setup' };
+  | { kind: 'setup' }
+  | { kind: 'search-memory' };
 
 export interface Command {
   id: string;
@@ -72,9 +74,10 @@ export function buildCommands(opts: {
     { id: 'new-chat', title: 'New chat', group: 'Actions', hint: `${mod}+N`, action: { kind: 'new-chat' } },
     { id: 'setup', title: 'Run the first-run setup again', group: 'Actions', action: { kind: 'setup' } },
     { id: 'shortcuts', title: 'Keyboard shortcuts', group: 'Actions', hint: '?', action: { kind: 'shortcuts' } },
+    { id: 'search-memory', title: 'Search memory', name: 'Memory', group: 'Actions', action: { kind: 'search-memory' } },
   ];
   opts.sections.forEach((s, i) =>
-    out.push({ id: `section:${s.id}`, title: `Go to ${s.label}`, name: s.label, group: 'Sections', hint: `Alt+${i + 1}`, action: { kind: 'section', id: s.id } }),
+    out.push({ id: `section:${s.id}`, title: `Go to ${s.label}`, name: s.label, group: 'Sections', hint: `Alt+${sectionDigit(i)}`, action: { kind: 'section', id: s.id } }),
   );
   for (const a of opts.agents) {
     out.push({

@@ -24,6 +24,9 @@ const setupAgents = { target: 'agents', label: 'Set up agents & providers' } as 
 
 // Order matters: the first rule that matches wins, so specific rules come first.
 const rules: Rule[] = [
+  // Memory (issue 13) first: its refusals name providers and models, which
+  // the provider rules below would take for a chat's.
+  ...memoryRules(),
   { test: /has no model provider|no model provider|providers add/i, sentence: 'This agent has no model provider yet. Choose one in Agents.', fix: setupAgents },
   { test: /no model set|model is empty|no model configured/i, sentence: 'This agent has no model chosen. Pick one in Agents.', fix: setupAgents },
   { test: /unknown (model )?provider "?([^"\s]+)"?/i, sentence: (m) => `The model provider "${m[2]}" no longer exists. Choose another in Agents.`, fix: setupAgents },
@@ -48,6 +51,38 @@ const rules: Rule[] = [
   // Tools tab (issue 15): "Allow for this agent" refusals are already one sentence naming what keeps the tool out.
   { test: /^(\S+ (?:is on .+, which applies to every agent|is denied to agent .+, which covers other tools too|cannot be allowed here).*)$/s, sentence: (m) => m[1] },
 ];
+
+/** Why memory.embedder was refused, as the start of a sentence. */
+function embedderReason(reason: string): string {
+  let m: RegExpMatchArray | null;
+  if ((m = reason.match(/provider "([^"]+)": not found/i))) return `There is no model provider "${m[1]}" to make the memory vectors`;
+  if (/Anthropic has no embeddings endpoint/i.test(reason)) return 'Anthropic providers have no embeddings: pick an OpenAI-compatible provider';
+  if (/needs memory\.embed_model/i.test(reason)) return 'A provider’s embeddings need the model’s name (for example nomic-embed-text)';
+  if (/connection refused|no such host|dial tcp|i\/o timeout|timeout|deadline/i.test(reason)) return 'The provider’s embeddings endpoint did not answer';
+  if (/\b(401|403|unauthori[sz]ed)\b/i.test(reason)) return 'The provider refused the API key for embeddings';
+  if (/\b404\b|not found|no such model/i.test(reason)) return 'The provider does not know that embedding model';
+  return 'That embedder cannot be used';
+}
+
+/** Memory documents, search and the embedder setting (app/memory.go). */
+function memoryRules(): Rule[] {
+  return [
+    {
+      test: /setting memory\.embedder: (.*) \(kept ([^)]+)\)\s*$/s,
+      sentence: (m) => `${embedderReason(m[1])}; Warren keeps using ${m[2] === 'the default' ? 'the builtin embedder' : m[2]}.`,
+    },
+    { test: /use builtin, off or provider:NAME/i, sentence: 'The embedder must be builtin, off or provider:NAME.' },
+    { test: /memory document not found/i, sentence: 'That memory document no longer exists: it may have been deleted.' },
+    { test: /a memory document needs a path/i, sentence: 'Give the document a path, like memory/notes.md.' },
+    { test: /the path "[^"]*" must be relative/i, sentence: 'The path must be relative, like memory/notes.md.' },
+    { test: /the path "[^"]*" has an empty, '\.' or '\.\.' segment/i, sentence: 'The path cannot have empty, "." or ".." parts: use one like memory/notes.md.' },
+    { test: /the path "[^"]*" has a control character/i, sentence: 'The path cannot contain control characters.' },
+    { test: /the path .* is longer than 1024 bytes/i, sentence: 'The path is too long: at most 1024 bytes.' },
+    { test: /(\S+) is \d+ bytes; a memory document holds at most (\d+)/i, sentence: (m) => `${m[1]} is too large: a memory document holds at most ${kb(m[2])}.` },
+    { test: /invalid memory search: it needs a query/i, sentence: 'Type what to search for first.' },
+    { test: /invalid memory search: (.+)/i, sentence: (m) => `That search cannot run: ${m[1].replace(/\.$/, '')}.` },
+  ];
+}
 
 /** The KB a byte count is, for "the limit is 64 KB". */
 const kb = (bytes: string) => `${Math.round(Number(bytes) / 1024)} KB`;

@@ -20,3 +20,6 @@ export function moveIndex(key: string, i: number, n: number): number | null {
   }
   return null;
 }
+
+/** The digit of the i-th section's Alt shortcut: 1…9, then 0 for the tenth. */
+export const sectionDigit = (i: number) => String((i + 1) % 10);

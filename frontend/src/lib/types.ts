@@ -534,3 +534,5 @@ export * from './mcpTypes';
 
 // Team board types live in teamTypes.ts; re-exported so imports stay in one place.
 export * from './teamTypes';
+// Memory types live in memoryTypes.ts; re-exported likewise.
+export * from './memoryTypes';
