@@ -156,6 +156,8 @@ func blobVec(b []byte) []float32 {
 
 // IndexStatus is the state of the vector index, for the UI, CLI and tools.
 type IndexStatus struct {
+	// Docs and Chunks count the memory and imported documents (not
+	// Warren's own docs).
 	Docs   int `json:"docs"`
 	Chunks int `json:"chunks"`
 	// Embedder is the current embedder ("" when keyword search only).
@@ -175,7 +177,10 @@ type IndexStatus struct {
 // Status reports documents, chunks and how far the vectors are.
 func (s *Store) Status(ctx context.Context) (IndexStatus, error) {
 	var st IndexStatus
-	if err := s.db.QueryRowContext(ctx, "SELECT (SELECT COUNT(*) FROM memory_docs), (SELECT COUNT(*) FROM memory_chunks)").
+	// Warren's own docs (search_system_knowledge) are not the user's memory:
+	// they are indexed alike but not counted.
+	if err := s.db.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM memory_docs WHERE source != 'system'),
+		(SELECT COUNT(*) FROM memory_chunks c JOIN memory_docs d ON d.id = c.doc_id WHERE d.source != 'system')`).
 		Scan(&st.Docs, &st.Chunks); err != nil {
 		return st, fmt.Errorf("memory status: %w", err)
 	}
@@ -196,7 +201,8 @@ func (s *Store) Status(ctx context.Context) (IndexStatus, error) {
 		}
 		if cur != nil && v.ID == curID {
 			st.Building = !v.Ready
-			if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM memory_embedded WHERE idx = ?", v.Name).Scan(&st.Embedded); err != nil {
+			if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_embedded m JOIN memory_chunks c ON c.id = m.chunk_id
+				JOIN memory_docs d ON d.id = c.doc_id WHERE m.idx = ? AND d.source != 'system'`, v.Name).Scan(&st.Embedded); err != nil {
 				return st, err
 			}
 		}
