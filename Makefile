@@ -80,8 +80,8 @@ cross: frontend ## cross-build: the Windows binary and every non-cgo package for
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build $$($(GO) list ./... | grep -vx 'github.com/warren-dev/warren')
 	@echo "cross: windows/amd64 and darwin/arm64 build"
 
-go-test: frontend ## go test -race ./... (fuzz seed corpora run as ordinary tests)
-	$(GO) test -race ./...
+go-test: frontend ## go test -race ./... (fuzz seed corpora run as ordinary tests; the default 10 min per package is too short for backend/warren on 2 busy cores)
+	$(GO) test -race -timeout 30m ./...
 
 frontend-check: frontend-deps ## svelte-check: type-check the UI
 	cd frontend && $(NPM) run check --silent
