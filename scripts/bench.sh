@@ -57,6 +57,8 @@ mkdir -p docs
     /^BenchmarkScrub1MB-/ { for (i = 1; i < NF; i++) if ($(i+1) == "MB/s") printf "| scrubber throughput, 1 MB mixed text | %s MB/s | (no goal; > 20 MB/s wanted) |\n", $i }
     /^BenchmarkBridgeOverhead/ { for (i = 1; i < NF; i++) { if ($(i+1) == "%-over-raw") over = $i; if ($(i+1) == "µs-raw-p50") mraw = $i; if ($(i+1) == "µs-bridged-p50") mbr = $i }
       printf "| MCP bridge overhead vs a raw mcp-go stdio call (echo, p50) | %s %% (%s µs vs %s µs) | at most 10 %% |\n", over, mbr, mraw }
+    /^BenchmarkHybridSearch\// { split($1, nm, "/"); sub(/-[0-9]+$/, "", nm[3]); for (i = 1; i < NF; i++) { if ($(i+1) == "ms-hnsw-p50") h = $i; if ($(i+1) == "ms-exact-p50") x = $i; if ($(i+1) == "recall@10") r = $i }
+      printf "| memory hybrid query p50, %s chunks, %s (HNSW; exact scan) | %s ms (recall@10 %s; exact %s ms) | at most 3 ms, recall ≥ 0.95 |\n", nm[2], nm[3], h, r, x }
     /^BenchmarkDeadServer/ { for (i = 1; i < NF; i++) { if ($(i+1) == "ms-to-detect") det = $i; if ($(i+1) == "ms-to-reconnect") rec = $i }
       printf "| killed MCP stdio server: noticed / connected again (2 s first backoff) | %s ms / %s ms | noticed within 1000 ms |\n", det, rec }
     /^BenchmarkSandboxedMCPStart\/host/ { mhost = $3 }
