@@ -36,7 +36,9 @@ func (a *App) UpdateKnowledgeEntity(e memory.Entity) (memory.Entity, error) {
 }
 
 // DeleteKnowledgeEntity removes an entity with its relations.
-func (a *App) DeleteKnowledgeEntity(id int64) error { return a.core.Memory().DeleteEntity(a.context(), id) }
+func (a *App) DeleteKnowledgeEntity(id int64) error {
+	return a.core.Memory().DeleteEntity(a.context(), id)
+}
 
 // LinkKnowledge adds a relation.
 func (a *App) LinkKnowledge(r memory.Relation) (memory.Relation, error) {
