@@ -249,7 +249,7 @@ func TestSelectivityEstimate(t *testing.T) {
 		if sel < tc.lo || sel > tc.hi {
 			t.Errorf("%s: selectivity %.3f, want %.2f…%.2f", tc.name, sel, tc.lo, tc.hi)
 		}
-		if got := h.scanIsCheaper(tc.filter, 64); got != tc.scanWins {
+		if got := h.scanIsCheaper(sel, filteredEf(64, 10, sel)); got != tc.scanWins {
 			t.Errorf("%s: scanIsCheaper %v", tc.name, got)
 		}
 	}
