@@ -1,0 +1,172 @@
+// The knowledge graph view's logic: a deterministic radial layout (seeds in
+// the centre, each further hop on its own ring), colours per entity type,
+// and the checks a manual edit needs before it reaches the backend.
+import type { KgEntity, KgGraph, KgRelation } from './knowledgeTypes';
+
+/** A node placed on the drawing. */
+export interface PlacedNode {
+  id: number;
+  entity: KgEntity;
+  x: number;
+  y: number;
+  /** 0 for a seed, else hops from the nearest seed. */
+  hop: number;
+}
+
+/** An edge between two placed nodes, with where its label goes. */
+export interface PlacedEdge {
+  id: number;
+  relation: KgRelation;
+  source: PlacedNode;
+  target: PlacedNode;
+  labelX: number;
+  labelY: number;
+}
+
+export interface Layout {
+  nodes: PlacedNode[];
+  edges: PlacedEdge[];
+  /** The drawing's box, centred on 0,0: viewBox = `${-width/2} ${-height/2} ${width} ${height}`. */
+  width: number;
+  height: number;
+}
+
+/** A node's radius; rings keep at least NODE_GAP between neighbours' centres. */
+export const NODE_RADIUS = 14;
+const NODE_GAP = NODE_RADIUS * 2 + 46; // room for a label under each node
+const RING_STEP = 110;
+const MARGIN = 60;
+
+/** Hops from the seeds over relations in either direction (BFS); unreachable entities get maxHop + 1. */
+export function hops(g: KgGraph): Map<number, number> {
+  const out = new Map<number, number>();
+  const ids = new Set(g.entities.map((e) => e.id));
+  const next = new Map<number, number[]>();
+  for (const r of g.relations) {
+    if (!ids.has(r.src) || !ids.has(r.dst)) continue;
+    next.set(r.src, [...(next.get(r.src) ?? []), r.dst]);
+    next.set(r.dst, [...(next.get(r.dst) ?? []), r.src]);
+  }
+  let frontier = g.seeds.map((s) => s.id).filter((id) => ids.has(id));
+  for (const id of frontier) out.set(id, 0);
+  for (let d = 1; frontier.length; d++) {
+    const found: number[] = [];
+    for (const id of frontier)
+      for (const n of next.get(id) ?? [])
+        if (!out.has(n)) {
+          out.set(n, d);
+          found.push(n);
+        }
+    frontier = found;
+  }
+  const far = Math.max(0, ...out.values()) + 1;
+  for (const e of g.entities) if (!out.has(e.id)) out.set(e.id, far);
+  return out;
+}
+
+/** The smallest radius at which n nodes fit on a ring NODE_GAP apart. */
+const fitRadius = (n: number) => (n <= 1 ? 0 : NODE_GAP / (2 * Math.sin(Math.PI / n)));
+
+/**
+ * Places the graph: seeds in the centre (one seed exactly there, several on
+ * a small ring), hop-1 entities on the next ring, hop-2 on the one after, and
+ * so on. Each ring is far enough out to hold its nodes NODE_GAP apart and
+ * RING_STEP beyond the previous one. Within a ring, nodes follow the angle of
+ * their parent on the inner ring (then the name) so edges cross little. The
+ * same graph always gives the same positions.
+ */
+export function layoutGraph(g: KgGraph): Layout {
+  const hop = hops(g);
+  const byId = new Map(g.entities.map((e) => [e.id, e]));
+  const rings: KgEntity[][] = [];
+  for (const e of g.entities) (rings[hop.get(e.id)!] ??= []).push(e);
+  const angle = new Map<number, number>();
+  const placed = new Map<number, PlacedNode>();
+  let radius = 0;
+  for (let h = 0; h < rings.length; h++) {
+    const ring = rings[h] ?? [];
+    if (ring.length === 0) continue;
+    // Order by the mean angle of the neighbours already placed, then by name and id.
+    const parentAngle = (e: KgEntity) => {
+      const as: number[] = [];
+      for (const r of g.relations) {
+        const other = r.src === e.id ? r.dst : r.dst === e.id ? r.src : null;
+        if (other !== null && angle.has(other)) as.push(angle.get(other)!);
+      }
+      return as.length ? as.reduce((a, b) => a + b, 0) / as.length : 0;
+    };
+    const sorted = [...ring].sort(
+      (a, b) => parentAngle(a) - parentAngle(b) || a.name.localeCompare(b.name) || a.id - b.id,
+    );
+    const single = h === 0 && sorted.length === 1;
+    radius = single ? 0 : Math.max(h === 0 ? fitRadius(sorted.length) : radius + RING_STEP, fitRadius(sorted.length), h === 0 ? NODE_GAP : 0);
+    // A ring's first node sits at the angle of its first parent, so a lone child lines up with it.
+    const start = h === 0 ? -Math.PI / 2 : parentAngle(sorted[0]);
+    sorted.forEach((e, i) => {
+      const a = single ? 0 : start + (2 * Math.PI * i) / sorted.length;
+      angle.set(e.id, a);
+      placed.set(e.id, { id: e.id, entity: e, hop: h, x: round(radius * Math.cos(a)), y: round(radius * Math.sin(a)) });
+    });
+  }
+  const nodes = g.entities.filter((e) => byId.has(e.id)).map((e) => placed.get(e.id)!);
+  const edges: PlacedEdge[] = [];
+  for (const r of g.relations) {
+    const source = placed.get(r.src);
+    const target = placed.get(r.dst);
+    if (!source || !target) continue;
+    edges.push({ id: r.id, relation: r, source, target, labelX: round((source.x + target.x) / 2), labelY: round((source.y + target.y) / 2) });
+  }
+  const extent = radius + NODE_RADIUS + MARGIN;
+  return { nodes, edges, width: round(extent * 2), height: round(extent * 2) };
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+/** A colour per entity type (readable on light and dark backgrounds). */
+export const TYPE_COLOURS: Record<string, string> = {
+  person: '#4f8fe8',
+  organization: '#d9822b',
+  project: '#2fa36b',
+  place: '#b065d6',
+  product: '#d65a7a',
+  tool: '#2aa3b5',
+  concept: '#b59a2a',
+  event: '#e0603f',
+  document: '#7d8a99',
+};
+
+export const typeColour = (type: string) => TYPE_COLOURS[type] ?? '#8a8a8a';
+
+/** The relation type in words ("works_on" → "works on"). */
+export const relationWords = (type: string) => type.replace(/_/g, ' ');
+
+/** The relations touching an entity. */
+export const relationsOf = (g: KgGraph, id: number) => g.relations.filter((r) => r.src === id || r.dst === id);
+
+/** An entity's validity as words ("from 2024-01-01 to 2025-06-30"), "" when always. */
+export function validity(e: Pick<KgEntity, 'valid_from' | 'valid_to'>): string {
+  const d = (s?: string) => (s ? s.slice(0, 10) : '');
+  const f = d(e.valid_from);
+  const t = d(e.valid_to);
+  if (f && t) return `from ${f} to ${t}`;
+  if (f) return `since ${f}`;
+  if (t) return `until ${t}`;
+  return '';
+}
+
+/** The review note as a badge text: "maybe a duplicate of Ada (entity 4)". */
+export function reviewBadge(review: string): string {
+  const m = review.match(/maybe the same as entity (\d+) \((.*)\)$/);
+  if (m) return `maybe a duplicate of ${m[2]} (entity ${m[1]})`;
+  return `maybe a duplicate of ${review.replace(/^maybe (the same as|a duplicate of) /, '')}`;
+}
+
+/** What keeps an entity draft from being saved, or "" when it can be. */
+export function entityProblem(e: Pick<KgEntity, 'name' | 'type' | 'valid_from' | 'valid_to'>, types: string[]): string {
+  const name = e.name.trim();
+  if (!name) return 'Give the entity a name.';
+  if (name.length > 200) return 'The name is too long: at most 200 characters.';
+  if (!types.includes(e.type)) return 'Choose a type.';
+  if (e.valid_from && e.valid_to && e.valid_from > e.valid_to) return 'The start date is after the end date.';
+  return '';
+}
