@@ -57,7 +57,12 @@ describe('graph layout', () => {
     expect(l.edges).toHaveLength(g.relations.length);
     for (const e of l.edges) expect(ids.has(e.source.id) && ids.has(e.target.id)).toBe(true);
     // Everything fits in the box.
-    for (const n of l.nodes) expect(Math.abs(n.x) + NODE_RADIUS).toBeLessThan(l.width / 2);
+    for (const n of l.nodes) {
+      expect(n.x - NODE_RADIUS).toBeGreaterThan(l.x);
+      expect(n.x + NODE_RADIUS).toBeLessThan(l.x + l.width);
+      expect(n.y - NODE_RADIUS).toBeGreaterThan(l.y);
+      expect(n.y + NODE_RADIUS).toBeLessThan(l.y + l.height);
+    }
   });
 
   it('spreads several seeds on a small ring and grows rings that hold many nodes', () => {
@@ -67,6 +72,27 @@ describe('graph layout', () => {
     const l = layoutGraph(g);
     for (let i = 0; i < l.nodes.length; i++)
       for (let j = i + 1; j < l.nodes.length; j++) expect(dist(l.nodes[i], l.nodes[j])).toBeGreaterThan(2 * NODE_RADIUS);
+  });
+
+  it('puts a node near its parent, not across the drawing', () => {
+    const g: KgGraph = {
+      seeds: [ent(1, 'Grace'), ent(2, 'Warren')],
+      entities: [ent(3, 'Golang'), ent(4, 'Ada')],
+      relations: [rel(1, 1, 2), rel(2, 2, 3), rel(3, 4, 2)],
+    };
+    const l = layoutGraph(g);
+    const at = (id: number) => l.nodes.find((n) => n.id === id)!;
+    for (const child of [3, 4]) expect(dist(at(child), at(2))).toBeLessThan(dist(at(child), at(1)));
+    expect(dist(at(3), at(4))).toBeGreaterThan(2 * NODE_RADIUS);
+  });
+
+  it('places seeds the backend lists apart from the entities, once', () => {
+    const l = layoutGraph({ seeds: [ent(1, 'A')], entities: [ent(2, 'B')], relations: [rel(1, 1, 2)] });
+    expect(l.nodes.map((n) => [n.id, n.hop])).toEqual([
+      [1, 0],
+      [2, 1],
+    ]);
+    expect(l.edges).toHaveLength(1);
   });
 
   it('drops relations to entities that are not in the graph', () => {

@@ -89,7 +89,9 @@ export function knowledgeFake() {
       }
       frontier = found;
     }
-    return structuredClone({ seeds, entities: [...reached.values()], relations });
+    // Like the backend: the seeds apart, entities only what the walk reached.
+    const seedIds = new Set(seeds.map((x) => x.id));
+    return structuredClone({ seeds, entities: [...reached.values()].filter((e) => !seedIds.has(e.id)), relations });
   }
 
   const methods = {
@@ -152,7 +154,8 @@ export function knowledgeFake() {
       if (r.src === r.dst) throw 'invalid knowledge graph input: an entity cannot be related to itself';
       const added = { ...structuredClone(r), id: nextId++, src_name: entity(r.src).name, dst_name: entity(r.dst).name, confidence: 1, depth: 0 };
       state.relations.push(added);
-      return structuredClone(added);
+      // Like the backend, the answer carries the ids, not the names.
+      return structuredClone({ ...added, src_name: '', dst_name: '' });
     }),
     unlinkKnowledge: vi.fn(async (id: number) => {
       check();

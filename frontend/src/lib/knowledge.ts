@@ -26,7 +26,9 @@ export interface PlacedEdge {
 export interface Layout {
   nodes: PlacedNode[];
   edges: PlacedEdge[];
-  /** The drawing's box, centred on 0,0: viewBox = `${-width/2} ${-height/2} ${width} ${height}`. */
+  /** The drawing's box around the nodes and their labels: viewBox = `${x} ${y} ${width} ${height}`. */
+  x: number;
+  y: number;
   width: number;
   height: number;
 }
@@ -36,11 +38,29 @@ export const NODE_RADIUS = 14;
 const NODE_GAP = NODE_RADIUS * 2 + 46; // room for a label under each node
 const RING_STEP = 110;
 const MARGIN = 60;
+const MIN_BOX = 320;
+
+/**
+ * Every entity on show: the seeds, then what the walk reached. The backend
+ * lists the seeds apart (Graph.entities holds only the others); a seed that
+ * appears in both is kept once.
+ */
+export function allEntities(g: KgGraph): KgEntity[] {
+  const seen = new Set<number>();
+  const out: KgEntity[] = [];
+  for (const e of [...g.seeds, ...g.entities])
+    if (!seen.has(e.id)) {
+      seen.add(e.id);
+      out.push(e);
+    }
+  return out;
+}
 
 /** Hops from the seeds over relations in either direction (BFS); unreachable entities get maxHop + 1. */
 export function hops(g: KgGraph): Map<number, number> {
   const out = new Map<number, number>();
-  const ids = new Set(g.entities.map((e) => e.id));
+  const entities = allEntities(g);
+  const ids = new Set(entities.map((e) => e.id));
   const next = new Map<number, number[]>();
   for (const r of g.relations) {
     if (!ids.has(r.src) || !ids.has(r.dst)) continue;
@@ -60,7 +80,7 @@ export function hops(g: KgGraph): Map<number, number> {
     frontier = found;
   }
   const far = Math.max(0, ...out.values()) + 1;
-  for (const e of g.entities) if (!out.has(e.id)) out.set(e.id, far);
+  for (const e of entities) if (!out.has(e.id)) out.set(e.id, far);
   return out;
 }
 
@@ -77,38 +97,45 @@ const fitRadius = (n: number) => (n <= 1 ? 0 : NODE_GAP / (2 * Math.sin(Math.PI 
  */
 export function layoutGraph(g: KgGraph): Layout {
   const hop = hops(g);
-  const byId = new Map(g.entities.map((e) => [e.id, e]));
+  const entities = allEntities(g);
   const rings: KgEntity[][] = [];
-  for (const e of g.entities) (rings[hop.get(e.id)!] ??= []).push(e);
+  for (const e of entities) (rings[hop.get(e.id)!] ??= []).push(e);
   const angle = new Map<number, number>();
   const placed = new Map<number, PlacedNode>();
   let radius = 0;
+  let centred = false; // the previous ring was one node in the centre: its angle means nothing
   for (let h = 0; h < rings.length; h++) {
     const ring = rings[h] ?? [];
     if (ring.length === 0) continue;
-    // Order by the mean angle of the neighbours already placed, then by name and id.
-    const parentAngle = (e: KgEntity) => {
-      const as: number[] = [];
+    // Where a node would like to be: the (circular) mean angle of its neighbours already placed.
+    const target = new Map<number, number>();
+    for (const e of ring) {
+      let sx = 0;
+      let sy = 0;
       for (const r of g.relations) {
         const other = r.src === e.id ? r.dst : r.dst === e.id ? r.src : null;
-        if (other !== null && angle.has(other)) as.push(angle.get(other)!);
+        if (other === null || !angle.has(other)) continue;
+        sx += Math.cos(angle.get(other)!);
+        sy += Math.sin(angle.get(other)!);
       }
-      return as.length ? as.reduce((a, b) => a + b, 0) / as.length : 0;
-    };
-    const sorted = [...ring].sort(
-      (a, b) => parentAngle(a) - parentAngle(b) || a.name.localeCompare(b.name) || a.id - b.id,
-    );
-    const single = h === 0 && sorted.length === 1;
-    radius = single ? 0 : Math.max(h === 0 ? fitRadius(sorted.length) : radius + RING_STEP, fitRadius(sorted.length), h === 0 ? NODE_GAP : 0);
-    // A ring's first node sits at the angle of its first parent, so a lone child lines up with it.
-    const start = h === 0 ? -Math.PI / 2 : parentAngle(sorted[0]);
+      target.set(e.id, sx || sy ? Math.atan2(sy, sx) : 0);
+    }
+    const sorted = [...ring].sort((a, b) => target.get(a.id)! - target.get(b.id)! || a.name.localeCompare(b.name) || a.id - b.id);
+    const n = sorted.length;
+    const single = h === 0 && n === 1;
+    radius = single ? 0 : Math.max(h === 0 ? NODE_GAP : radius + RING_STEP, fitRadius(n));
+    let angles: number[];
+    if (single) angles = [0];
+    else if (h === 0 || centred) angles = sorted.map((_, i) => -Math.PI / 2 + (2 * Math.PI * i) / n);
+    else angles = packAngles(sorted.map((e) => target.get(e.id)!), radius);
+    centred = single;
     sorted.forEach((e, i) => {
-      const a = single ? 0 : start + (2 * Math.PI * i) / sorted.length;
+      const a = angles[i];
       angle.set(e.id, a);
       placed.set(e.id, { id: e.id, entity: e, hop: h, x: round(radius * Math.cos(a)), y: round(radius * Math.sin(a)) });
     });
   }
-  const nodes = g.entities.filter((e) => byId.has(e.id)).map((e) => placed.get(e.id)!);
+  const nodes = entities.map((e) => placed.get(e.id)!);
   const edges: PlacedEdge[] = [];
   for (const r of g.relations) {
     const source = placed.get(r.src);
@@ -116,8 +143,35 @@ export function layoutGraph(g: KgGraph): Layout {
     if (!source || !target) continue;
     edges.push({ id: r.id, relation: r, source, target, labelX: round((source.x + target.x) / 2), labelY: round((source.y + target.y) / 2) });
   }
-  const extent = radius + NODE_RADIUS + MARGIN;
-  return { nodes, edges, width: round(extent * 2), height: round(extent * 2) };
+  return { nodes, edges, ...box(nodes) };
+}
+
+/** The box around the nodes with room for labels, at least MIN_BOX wide and high (a lone node is not drawn huge). */
+function box(nodes: PlacedNode[]): Pick<Layout, 'x' | 'y' | 'width' | 'height'> {
+  const xs = nodes.map((n) => n.x);
+  const ys = nodes.map((n) => n.y);
+  const [x0, x1, y0, y1] = xs.length ? [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)] : [0, 0, 0, 0];
+  const pad = NODE_RADIUS + MARGIN;
+  const width = Math.max(MIN_BOX, x1 - x0 + 2 * pad);
+  const height = Math.max(MIN_BOX, y1 - y0 + 2 * pad);
+  return { x: round((x0 + x1) / 2 - width / 2), y: round((y0 + y1) / 2 - height / 2), width: round(width), height: round(height) };
+}
+
+/**
+ * Angles on a ring of this radius as close to the (sorted) targets as the
+ * spacing allows: at least a chord of NODE_GAP and half an even share apart,
+ * the group then shifted so its mean matches the targets' mean. When that
+ * would not close around the circle, even spacing from the first target.
+ */
+function packAngles(targets: number[], radius: number): number[] {
+  const n = targets.length;
+  const chord = 2 * Math.asin(Math.min(1, NODE_GAP / (2 * radius)));
+  const gap = Math.max(chord, Math.PI / n);
+  const out = [targets[0]];
+  for (let i = 1; i < n; i++) out.push(Math.max(targets[i], out[i - 1] + gap));
+  if (n > 1 && out[n - 1] - out[0] > 2 * Math.PI - gap) return targets.map((_, i) => targets[0] + (2 * Math.PI * i) / n);
+  const shift = targets.reduce((a, b) => a + b, 0) / n - out.reduce((a, b) => a + b, 0) / n;
+  return out.map((a) => a + shift);
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
