@@ -196,6 +196,18 @@ async function main() {
     assert.doesNotMatch(cli('skills', 'list'), /weekly-report/);
   });
 
+  await step('UI at 900×600 in dark mode: the graph and the list both show', async () => {
+    await page.setViewportSize({ width: 900, height: 600 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`http://${addr}/?panel=knowledge`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => typeof window.go?.app?.App?.SearchKnowledge === 'function');
+    await page.getByRole('searchbox', { name: 'Search words' }).fill('Ada');
+    await page.getByRole('searchbox', { name: 'Search words' }).press('Enter');
+    await node('Warren').waitFor();
+    assert.ok(await page.getByRole('button', { name: 'Edit Ada' }).isVisible());
+    await page.screenshot({ path: path.join(outDir, 'knowledge-graph-small-dark.png') });
+  });
+
   assert.deepEqual(pageErrors, [], `page errors: ${pageErrors.join('; ')}`);
 }
 
