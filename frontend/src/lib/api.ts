@@ -58,6 +58,8 @@ import type {
 } from './types';
 import { indexStatusFromWire } from './memory';
 import type { MemoryDoc, MemoryEmbedderSetting, MemoryIndexStatus, MemorySearchResult, MemoryVersion } from './memoryTypes';
+import type { Skill, SkillDetail, SkillList } from './skillTypes';
+import type { KgEntity, KgGraph, KgQuery, KgRelation, KgVocabulary } from './knowledgeTypes';
 
 export interface WarrenApi {
   tools(profile: string, agent: string): Promise<ToolInfo[]>;
@@ -292,6 +294,25 @@ export interface WarrenApi {
   setMemoryEmbedder(s: MemoryEmbedderSetting): Promise<void>;
   /** Subscribes to the index's progress; returns the unsubscribe function. */
   onMemoryIndex(handler: (st: MemoryIndexStatus) => void): () => void;
+
+  // ---- Skills and the knowledge graph (issue 13 §6) ----
+  /** An agent's skills and the folders that are not valid ones ("" workspace: Warren's). */
+  agentSkills(agent: string, workspace: string): Promise<SkillList>;
+  /** One of an agent's skills with its instructions and grants. */
+  skill(agent: string, name: string): Promise<SkillDetail>;
+  publishedSkills(): Promise<Skill[]>;
+  /** Publishes a skill folder for one agent, or "*" for every agent. */
+  importSkill(dir: string, agent: string): Promise<Skill>;
+  /** Deletes a published skill (every version). */
+  removeSkill(name: string): Promise<void>;
+  knowledgeVocabulary(): Promise<KgVocabulary>;
+  searchKnowledge(q: KgQuery): Promise<KgGraph>;
+  /** agent "" adds to the global graph. */
+  addKnowledgeEntity(e: KgEntity): Promise<KgEntity>;
+  updateKnowledgeEntity(e: KgEntity): Promise<KgEntity>;
+  deleteKnowledgeEntity(id: number): Promise<void>;
+  linkKnowledge(r: KgRelation): Promise<KgRelation>;
+  unlinkKnowledge(id: number): Promise<void>;
 }
 
 /** The event name app/ emits tool lifecycle events under. */
@@ -511,7 +532,49 @@ export const wailsApi: WarrenApi = {
   memoryEmbedder: async () => (await App.MemoryEmbedder()) as unknown as MemoryEmbedderSetting,
   setMemoryEmbedder: (s) => App.SetMemoryEmbedder(s as never),
   onMemoryIndex: (handler) => subscribe(memoryEventName, (ev: unknown) => handler(indexStatusFromWire(ev))),
+  ...knowledgeCalls(),
 };
+
+// ---- Skills and the knowledge graph (issue 13 §6): kept apart for merging ----
+function knowledgeCalls(): Pick<
+  WarrenApi,
+  | 'agentSkills'
+  | 'skill'
+  | 'publishedSkills'
+  | 'importSkill'
+  | 'removeSkill'
+  | 'knowledgeVocabulary'
+  | 'searchKnowledge'
+  | 'addKnowledgeEntity'
+  | 'updateKnowledgeEntity'
+  | 'deleteKnowledgeEntity'
+  | 'linkKnowledge'
+  | 'unlinkKnowledge'
+> {
+  return {
+    agentSkills: async (agent, workspace) => {
+      const l = (await App.AgentSkills(agent, workspace)) as unknown as SkillList;
+      return { skills: l?.skills ?? [], problems: l?.problems ?? [] };
+    },
+    skill: async (agent, name) => {
+      const d = (await App.Skill(agent, name)) as unknown as SkillDetail;
+      return { ...d, grants: d.grants ?? [] };
+    },
+    publishedSkills: async () => ((await App.PublishedSkills()) ?? []) as unknown as Skill[],
+    importSkill: async (dir, agent) => (await App.ImportSkill(dir, agent)) as unknown as Skill,
+    removeSkill: (name) => App.RemoveSkill(name),
+    knowledgeVocabulary: async () => (await App.KnowledgeVocabulary()) as unknown as KgVocabulary,
+    searchKnowledge: async (q) => {
+      const g = (await App.SearchKnowledge(q.agent, q.query, q.entityType, q.entityID, q.depth, q.asOf)) as unknown as KgGraph;
+      return { ...g, seeds: g?.seeds ?? [], entities: g?.entities ?? [], relations: g?.relations ?? [] };
+    },
+    addKnowledgeEntity: async (e) => (await App.AddKnowledgeEntity(e as never)) as unknown as KgEntity,
+    updateKnowledgeEntity: async (e) => (await App.UpdateKnowledgeEntity(e as never)) as unknown as KgEntity,
+    deleteKnowledgeEntity: (id) => App.DeleteKnowledgeEntity(id),
+    linkKnowledge: async (r) => (await App.LinkKnowledge(r as never)) as unknown as KgRelation,
+    unlinkKnowledge: (id) => App.UnlinkKnowledge(id),
+  };
+}
 
 /** "team:event" carries the bus event ({topic, time, payload: teams.Event}); the UI wants the teams.Event. */
 export function teamEventFromWire(ev: unknown): TeamEvent {

@@ -111,6 +111,7 @@ function backendRules(): Rule[] {
   const openSandbox = { target: 'sandbox', label: 'Open the Sandbox check' } as const;
   const openMcp = { target: 'mcp', label: 'Open MCP servers' } as const;
   return [
+    ...skillAndGraphRules(),
     // Things that are not (or no longer) there.
     { test: /unknown agent: (?:name|choose) the agent/i, sentence: 'Choose an agent first.' },
     {
@@ -183,6 +184,33 @@ function backendRules(): Rule[] {
     { test: /exec: "([^"]+)": executable file not found/i, sentence: (m) => `The program "${m[1]}" is not installed, or not on the PATH.` },
     { test: /command not found: (\S+)/i, sentence: (m) => `The program "${m[1]}" is not installed, or not on the PATH.` },
     { test: /^process (?:exited|was killed)|server process (?:exited|was killed)/i, sentence: 'The MCP server’s program stopped unexpectedly.', fix: openMcp },
+  ];
+}
+
+/** The Skills tab's and the knowledge graph's errors (backend/skills, backend/memory/kg.go). */
+function skillAndGraphRules(): Rule[] {
+  return [
+    { test: /import skill (.+): file does not exist/i, sentence: (m) => `The folder ${m[1]} does not exist. Choose a skill folder (one holding SKILL.md).` },
+    {
+      test: /skill \S+: its name "([^"]+)" must equal its folder's name "([^"]+)"/i,
+      sentence: (m) => `The skill’s SKILL.md names it “${m[1]}”, but its folder is “${m[2]}”: a skill’s name must equal its folder’s name.`,
+    },
+    { test: /skill (\S+): no SKILL\.md in the folder/i, sentence: (m) => `The folder ${m[1]} has no SKILL.md, so it is not a skill.` },
+    { test: /SKILL\.md: name "([^"]*)" must be lowercase/i, sentence: (m) => `“${m[1]}” cannot be a skill’s name: use lowercase letters, digits and single hyphens (like pdf-forms).` },
+    { test: /SKILL\.md: the frontmatter needs a (name|description)/i, sentence: (m) => `The skill’s SKILL.md has no ${m[1]} in its frontmatter.` },
+    { test: /SKILL\.md must start with a --- frontmatter block/i, sentence: 'The skill’s SKILL.md must start with a --- block holding its name and description.' },
+    { test: /no published skill "([^"]+)"/i, sentence: (m) => `There is no published skill “${m[1]}”: it may have been removed.` },
+    { test: /^skill not found$/i, sentence: 'That skill is gone: it may have been removed or renamed.' },
+    { test: /entity[_ ]type "([^"]*)": use one of (.+)$/i, sentence: (m) => `“${m[1]}” is not an entity type: use one of ${m[2]}.` },
+    { test: /relation type "([^"]*)": use one of (.+)$/i, sentence: (m) => `“${m[1]}” is not a relation type: use one of ${m[2]}.` },
+    { test: /no entity (\d+)/i, sentence: (m) => `Entity ${m[1]} no longer exists: it may have been deleted or merged.` },
+    { test: /no relation (\d+)/i, sentence: 'That link no longer exists: it may have been removed.' },
+    { test: /an entity cannot be related to itself/i, sentence: 'An entity cannot be linked to itself: pick two different entities.' },
+    { test: /"([^"]*)" is not a date: use/i, sentence: (m) => `“${m[1]}” is not a date: use one like 2026-11-01.` },
+    { test: /valid_from \S+ is after valid_to \S+/i, sentence: 'The start date is after the end date.' },
+    { test: /an entity needs a name of 1 to 200 characters/i, sentence: 'Give the entity a name of up to 200 characters.' },
+    { test: /the query has no searchable words|give a query or an entity_id/i, sentence: 'Type a word to search for, or pick an entity to start from.' },
+    { test: /max_depth must be between 1 and 5/i, sentence: 'The depth must be between 1 and 5 hops.' },
   ];
 }
 
