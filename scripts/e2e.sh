@@ -30,6 +30,9 @@
 #                           themselves, a message shows in the activity feed,
 #                           and the window is killed (SIGKILL) mid-turn and
 #                           started again: the orphan runs again, nothing stuck
+#   e2e/knowledge.e2e.mjs   skills on disk, imported and removed, and the
+#                           knowledge graph edited and searched, through the
+#                           bindings, the CLI and the two views
 #   e2e/memory.e2e.mjs      the Memory tab: documents from the bindings, the UI
 #                           and an agent's write_file (CLI, shown live), the
 #                           builtin embedder's vectors filling, a
@@ -58,7 +61,7 @@ echo "e2e: go build -o build/bin/llmserve ./backend/llm/llmtest/cmd/llmserve"
 go build -o build/bin/llmserve ./backend/llm/llmtest/cmd/llmserve
 echo "e2e: built in $(( $(date +%s) - start )) s"
 
-scripts=(e2e/inventory.e2e.mjs e2e/approvals.e2e.mjs e2e/inline-approval.e2e.mjs e2e/chat.e2e.mjs e2e/schedules.e2e.mjs e2e/mcp.e2e.mjs e2e/firstrun.e2e.mjs e2e/teams.e2e.mjs e2e/teams-live.e2e.mjs e2e/memory.e2e.mjs)
+scripts=(e2e/inventory.e2e.mjs e2e/approvals.e2e.mjs e2e/inline-approval.e2e.mjs e2e/chat.e2e.mjs e2e/schedules.e2e.mjs e2e/mcp.e2e.mjs e2e/firstrun.e2e.mjs e2e/teams.e2e.mjs e2e/teams-live.e2e.mjs e2e/memory.e2e.mjs e2e/knowledge.e2e.mjs)
 failed=()
 for script in "${scripts[@]}"; do
   t0=$(date +%s)
