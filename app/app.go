@@ -111,6 +111,8 @@ func (a *App) Startup(ctx context.Context) {
 		opts.Notifier = a.notify
 	}
 	a.running.Go(func() { _ = a.core.RunTeams(fwdCtx, opts) })
+	// Warren's own docs, ready for search_system_knowledge.
+	a.running.Go(func() { _ = a.core.PrepareSystemKnowledge(fwdCtx) })
 }
 
 func (a *App) forward(ctx context.Context, ch <-chan events.Event) {

@@ -88,7 +88,7 @@ func (w *Warren) memoryEmbedder(ctx context.Context) (embed.Embedder, error) {
 		}
 		return openai.New(openai.Options{BaseURL: p.BaseURL, Model: model, APIKey: p.APIKey})
 	}
-	return builtin.New(), nil
+	return builtin.Shared(), nil
 }
 
 // applyMemoryEmbedder switches the memory store to the embedder the
@@ -108,7 +108,7 @@ func (w *Warren) initMemory(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ks, err := knowledge.Tools(knowledge.Deps{Memory: w.memory, History: w.Sessions()})
+	ks, err := knowledge.Tools(knowledge.Deps{Memory: w.memory, History: w.Sessions(), System: w.PrepareSystemKnowledge})
 	if err != nil {
 		return err
 	}
@@ -119,9 +119,6 @@ func (w *Warren) initMemory(ctx context.Context) error {
 	}
 	if err := w.importDiskMemory(ctx); err != nil {
 		w.log.Warn("memory: importing the workspace's memory files", "err", err)
-	}
-	if err := w.memory.SyncSystem(ctx, systemDocs()); err != nil {
-		w.log.Warn("memory: Warren's documentation for search_system_knowledge", "err", err)
 	}
 	w.memoryDone = make(chan struct{})
 	var bg sync.WaitGroup
@@ -151,6 +148,29 @@ func systemDocs() map[string]string {
 		}
 	}
 	return out
+}
+
+// PrepareSystemKnowledge puts Warren's documentation in the memory store
+// and embeds it, once per process: on the first search_system_knowledge,
+// or at the window's start. Processes that never ask (most CLI commands,
+// tests) skip the work.
+func (w *Warren) PrepareSystemKnowledge(ctx context.Context) error {
+	w.systemMu.Lock()
+	defer w.systemMu.Unlock()
+	if w.systemDone {
+		return nil
+	}
+	err := w.memory.SyncSystem(ctx, systemDocs())
+	if err == nil {
+		err = w.memory.IndexNow(ctx)
+	}
+	if err != nil {
+		// Not marked done: the next call tries again.
+		w.log.Warn("memory: Warren's documentation for search_system_knowledge", "err", err)
+		return err
+	}
+	w.systemDone = true
+	return nil
 }
 
 // Memory returns the memory store.

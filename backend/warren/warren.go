@@ -73,6 +73,10 @@ type Warren struct {
 	teams     *teams.SQLStore
 	memory    *memory.Store
 	skills    *skills.Store
+	// systemDone is set once Warren's docs are ready for
+	// search_system_knowledge in this process.
+	systemMu   sync.Mutex
+	systemDone bool
 	// memoryDone closes when the memory indexer has stopped (Close waits
 	// for it before the database goes).
 	memoryDone chan struct{}

@@ -40,6 +40,9 @@ type History interface {
 type Deps struct {
 	Memory  *mem.Store
 	History History
+	// System, when set, makes sure Warren's docs are in the store (and
+	// embedded) before search_system_knowledge searches them.
+	System func(ctx context.Context) error
 }
 
 // Tools builds the knowledge searches: documents, history, Warren's docs
@@ -124,6 +127,11 @@ func newSearchSystem(d Deps) (tools.Tool, error) {
 		k, bad := topK(p, defaultSystemTopK)
 		if bad != nil {
 			return *bad, nil
+		}
+		if d.System != nil {
+			if err := d.System(ctx); err != nil {
+				return tools.Errorf(tools.CodeExecution, "Warren's documentation could not be indexed: %v", err), nil
+			}
 		}
 		res, err := d.Memory.Search(ctx, mem.Query{Text: p.Query, Agent: "", MaxResults: k, Scope: mem.ScopeGlobal,
 			Sources: []mem.Source{mem.SourceSystem}})

@@ -49,6 +49,15 @@ var _ embed.Embedder = (*Embedder)(nil)
 // New returns the builtin embedder; it loads nothing until the first Embed.
 func New() *Embedder { return &Embedder{} }
 
+// shared is the process's one builtin embedder: the word table is data
+// shipped in the binary and never changes, so every store can use the same
+// indexed copy (each New indexes its own: 4 MB and a few milliseconds, far
+// more under the race detector).
+var shared = sync.OnceValue(New)
+
+// Shared returns the process's builtin embedder.
+func Shared() *Embedder { return shared() }
+
 // Identity is {builtin, Model, Dims}.
 func (e *Embedder) Identity() embed.Identity {
 	return embed.Identity{Kind: "builtin", Model: Model, Dims: Dims}
