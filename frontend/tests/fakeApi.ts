@@ -1,6 +1,9 @@
 // An in-memory WarrenApi for component tests: the same shapes the Go side
 // returns, with a vi.fn behind every method so tests can assert the calls.
 import { vi } from 'vitest';
+import { chatFakes } from './chatFake';
+import { firstRunFakes } from './firstRunFake';
+import { judgeDoctor } from './sandboxFake';
 import type { WarrenApi } from '../src/lib/api';
 import type {
   Agent,
@@ -437,39 +440,7 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     deleteSession: vi.fn(async (id: string) => {
       state.sessions = state.sessions.filter((s) => s.id !== id);
     }),
-    // ---- Chat (issue 15): like sessions.Search, warren.AgentModels, warren.Attach ----
-    searchSessions: vi.fn(async (agent: string, query: string): Promise<SessionSearchHit[]> => {
-      const q = query.trim().toLowerCase();
-      if (!q) return [];
-      return state.sessions
-        .filter((s) => !agent || s.agent === agent)
-        .flatMap((s) => {
-          const hit = [...(state.history[s.id] ?? [])].reverse().find((m) => (m.role === 'user' || m.role === 'assistant') && m.content.toLowerCase().includes(q));
-          if (!hit && !s.title.toLowerCase().includes(q)) return [];
-          return [{ session: structuredClone(s), snippet: hit?.content ?? '' }];
-        });
-    }),
-    agentModels: vi.fn(async (agent: string): Promise<ModelChoices> => {
-      const a = state.agents.find((x) => x.key === agent);
-      if (!a) throw `unknown agent "${agent}"`;
-      if (!a.provider) return { provider: '', default: a.model, models: [], problem: `agent ${agent} has no model provider` };
-      const p = state.providers.find((x) => x.name === a.provider);
-      const listed = state.models[a.provider];
-      const base = { provider: a.provider, default: a.model || p?.default_model || '' };
-      if (listed instanceof Error) return { ...base, models: [], problem: listed.message };
-      return { ...base, models: (listed ?? []).map((m) => m.id).sort() };
-    }),
-    attachFile: vi.fn(async (_agent: string, name: string, dataBase64: string): Promise<Attachment> => {
-      const base = name.split(/[\\/]/).pop() || 'attachment';
-      let path = `attachments/${base}`;
-      for (let i = 2; path in state.attachments; i++) path = `attachments/${base.replace(/(\.[^.]*)?$/, ` (${i})$1`)}`;
-      state.attachments[path] = dataBase64;
-      return { path, size: atob(dataBase64).length };
-    }),
-    openURL: vi.fn(async (_url: string) => {}),
-    copyText: vi.fn(async (text: string) => {
-      state.clipboard = text;
-    }),
+    ...chatFakes(state),
     onAgentEvent: vi.fn((handler: (ev: AgentEvent) => void) => {
       agentListener = handler;
       return () => {
@@ -618,53 +589,9 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
       return structuredClone(m ?? []);
     }),
 
-    // First run: like app/onboarding.go.
-    detectModelServers: vi.fn(async () => structuredClone(state.servers)),
-    testModelProviderDraft: vi.fn(async (p: ModelProvider) => {
-      if (!/^https?:\/\//.test(p.base_url)) throw `base URL ${JSON.stringify(p.base_url)} must be an http(s) URL`;
-      const m = state.draftModels[p.base_url] ?? state.models[p.name];
-      if (m instanceof Error) throw m.message;
-      return structuredClone(m ?? []);
-    }),
-    firstRunPending: vi.fn(async () => !state.firstRunDone && !state.agents.find((a) => a.key === 'default')?.provider),
-    finishFirstRun: vi.fn(async () => {
-      state.firstRunDone = true;
-    }),
-    completeFirstRun: vi.fn(async (p: ModelProvider, model: string) => {
-      if (!model.trim()) throw 'choose a model for the default agent';
-      if (p.api_key && p.api_key !== '-') state.providerKeys[p.name] = p.api_key;
-      const { api_key: _k, ...rest } = p;
-      state.providers = [
-        ...state.providers.filter((x) => x.name !== p.name),
-        { ...rest, default_model: model, has_key: p.name in state.providerKeys },
-      ];
-      const def = state.agents.find((a) => a.key === 'default');
-      if (def) Object.assign(def, { provider: p.name, model });
-    }),
-    // The real one copies the default agent's sandbox setting, on in a real data dir.
-    newAgentDefaults: vi.fn(async () => makeAgent({ key: '', name: '', sandbox: true })),
-    buildSandboxImage: vi.fn(async () => {
-      if (state.imageError) throw state.imageError;
-      state.doctor = state.doctor.map((c) => (c.name === 'image' ? { ...c, ok: true, fix: '', detail: 'warren-sandbox:latest present' } : c));
-      return { image: 'warren-sandbox:latest', id: 'abc123', source: 'busybox-static' };
-    }),
+    ...firstRunFakes(state),
   };
   return api as never;
 }
 
-/** Go's judgeSandbox: ok only when the run check ran; network-only failures are set apart (MCP/Sandbox work). */
-export function judgeDoctor(checks: SandboxCheck[], at = new Date()): SandboxTest {
-  const networkOnly = ['tun device', 'slirp4netns', 'network run'];
-  const res: SandboxTest = { at: at.toISOString(), ok: false, checks: structuredClone(checks), seconds: 1.2 };
-  let ran = false;
-  for (const c of checks) {
-    if (c.name === 'run' && c.ok) ran = true;
-    if (c.ok) continue;
-    if (networkOnly.includes(c.name)) res.network_failed ??= structuredClone(c);
-    else res.failed ??= structuredClone(c);
-  }
-  res.ok = ran && !res.failed;
-  if (!res.ok && !res.failed) res.failed = { name: 'run', ok: false, detail: 'no test command ran', fix: 'run the test again' };
-  if (res.failed?.name === 'image') res.action = 'build-image';
-  return res;
-}
+export { judgeDoctor } from './sandboxFake';

@@ -2,6 +2,7 @@
 // tests pass a stub and never touch window.go.
 import * as App from '../../wailsjs/go/app/App';
 import { ClipboardSetText, EventsOn } from '../../wailsjs/runtime/runtime';
+import { knowledgeCalls } from './knowledgeApi';
 import { safeUrl } from './markdown';
 import type {
   Agent,
@@ -58,8 +59,8 @@ import type {
 } from './types';
 import { indexStatusFromWire } from './memory';
 import type { MemoryDoc, MemoryEmbedderSetting, MemoryIndexStatus, MemorySearchResult, MemoryVersion } from './memoryTypes';
-import type { Skill, SkillDetail, SkillList } from './skillTypes';
 import type { KgEntity, KgGraph, KgQuery, KgRelation, KgVocabulary } from './knowledgeTypes';
+import type { Skill, SkillDetail, SkillList } from './skillTypes';
 
 export interface WarrenApi {
   tools(profile: string, agent: string): Promise<ToolInfo[]>;
@@ -534,47 +535,6 @@ export const wailsApi: WarrenApi = {
   onMemoryIndex: (handler) => subscribe(memoryEventName, (ev: unknown) => handler(indexStatusFromWire(ev))),
   ...knowledgeCalls(),
 };
-
-// ---- Skills and the knowledge graph (issue 13 §6): kept apart for merging ----
-function knowledgeCalls(): Pick<
-  WarrenApi,
-  | 'agentSkills'
-  | 'skill'
-  | 'publishedSkills'
-  | 'importSkill'
-  | 'removeSkill'
-  | 'knowledgeVocabulary'
-  | 'searchKnowledge'
-  | 'addKnowledgeEntity'
-  | 'updateKnowledgeEntity'
-  | 'deleteKnowledgeEntity'
-  | 'linkKnowledge'
-  | 'unlinkKnowledge'
-> {
-  return {
-    agentSkills: async (agent, workspace) => {
-      const l = (await App.AgentSkills(agent, workspace)) as unknown as SkillList;
-      return { skills: l?.skills ?? [], problems: l?.problems ?? [] };
-    },
-    skill: async (agent, name) => {
-      const d = (await App.Skill(agent, name)) as unknown as SkillDetail;
-      return { ...d, grants: d.grants ?? [] };
-    },
-    publishedSkills: async () => ((await App.PublishedSkills()) ?? []) as unknown as Skill[],
-    importSkill: async (dir, agent) => (await App.ImportSkill(dir, agent)) as unknown as Skill,
-    removeSkill: (name) => App.RemoveSkill(name),
-    knowledgeVocabulary: async () => (await App.KnowledgeVocabulary()) as unknown as KgVocabulary,
-    searchKnowledge: async (q) => {
-      const g = (await App.SearchKnowledge(q.agent, q.query, q.entityType, q.entityID, q.depth, q.asOf)) as unknown as KgGraph;
-      return { ...g, seeds: g?.seeds ?? [], entities: g?.entities ?? [], relations: g?.relations ?? [] };
-    },
-    addKnowledgeEntity: async (e) => (await App.AddKnowledgeEntity(e as never)) as unknown as KgEntity,
-    updateKnowledgeEntity: async (e) => (await App.UpdateKnowledgeEntity(e as never)) as unknown as KgEntity,
-    deleteKnowledgeEntity: (id) => App.DeleteKnowledgeEntity(id),
-    linkKnowledge: async (r) => (await App.LinkKnowledge(r as never)) as unknown as KgRelation,
-    unlinkKnowledge: (id) => App.UnlinkKnowledge(id),
-  };
-}
 
 /** "team:event" carries the bus event ({topic, time, payload: teams.Event}); the UI wants the teams.Event. */
 export function teamEventFromWire(ev: unknown): TeamEvent {
