@@ -59,8 +59,10 @@ type App struct {
 	// prompts withdraws the native dialog or notification of each request
 	// once it is resolved, by request id (approvalprompt.go).
 	prompts map[string]context.CancelFunc
-	// dialogMu shows native approval dialogs one at a time.
-	dialogMu sync.Mutex
+	// dialogTurn is closed when the last prompt started so far is done:
+	// native dialogs open one at a time and in the order the requests
+	// came (each prompt waits for the one before it; approvalprompt.go).
+	dialogTurn chan struct{}
 	// notifyFailed logs once that approval notifications cannot be shown.
 	notifyFailed sync.Once
 	// running counts the window-lifetime goroutines Startup starts;

@@ -79,10 +79,13 @@ func (a *App) promptApproval(ctx context.Context, ev events.Event) {
 			return
 		}
 		pctx, cancel := context.WithCancel(ctx)
+		mine := make(chan struct{})
 		a.mu.Lock()
 		a.prompts[p.ID] = cancel
+		before := a.dialogTurn
+		a.dialogTurn = mine
 		a.mu.Unlock()
-		go a.runPrompt(pctx, p)
+		go a.runPrompt(pctx, p, before, mine)
 	case approvals.Resolution:
 		a.withdrawPrompt(p.Request.ID)
 	}
@@ -110,19 +113,23 @@ func (a *App) choosePromptFor(ctx context.Context, req approvals.Request) prompt
 	return choosePrompt(st)
 }
 
-func (a *App) runPrompt(ctx context.Context, req approvals.Request) {
+// runPrompt shows req's prompt once the prompt before it (before, nil for
+// the first) is done, and closes mine when it is done itself: native
+// dialogs open one at a time, in the order the requests came.
+func (a *App) runPrompt(ctx context.Context, req approvals.Request, before, mine chan struct{}) {
+	defer close(mine)
 	defer a.withdrawPrompt(req.ID)
-	switch a.choosePromptFor(ctx, req) {
-	case promptNotification:
+	choice := a.choosePromptFor(ctx, req)
+	if choice == promptNotification {
 		a.notifyApproval(ctx, req)
-	case promptDialog:
-		// One dialog at a time; earlier ones may have been open a while,
-		// so the request and the window are judged again after the wait.
-		a.dialogMu.Lock()
-		defer a.dialogMu.Unlock()
-		if a.choosePromptFor(ctx, req) == promptDialog {
-			a.askDialog(ctx, req)
-		}
+	}
+	if before != nil {
+		<-before
+	}
+	// Earlier dialogs may have been open a while, so the request and the
+	// window are judged again after the wait.
+	if choice == promptDialog && a.choosePromptFor(ctx, req) == promptDialog {
+		a.askDialog(ctx, req)
 	}
 }
 

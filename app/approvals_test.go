@@ -102,11 +102,16 @@ func TestApprovalDialogsSkipAnsweredRequests(t *testing.T) {
 	var mu sync.Mutex
 	var shown []string
 	release := make(chan string)
-	dialog := func(_ context.Context, _, message string) (string, error) {
+	dialog := func(ctx context.Context, _, message string) (string, error) {
 		mu.Lock()
 		shown = append(shown, message)
 		mu.Unlock()
-		return <-release, nil
+		select { // a real dialog is closed when ctx ends
+		case answer := <-release:
+			return answer, nil
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
 	}
 	a := app.New(core, app.Options{Dialog: dialog})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -122,9 +127,14 @@ func TestApprovalDialogsSkipAnsweredRequests(t *testing.T) {
 			res, _ := a.CallTool("delete_file", `{"path":"`+name+`"}`, "default")
 			results <- res
 		}()
-		// Wait until this request is pending, so the order is known.
+		// The first request's dialog is open before the second is made
+		// (a request is pending a moment before its event is published, so
+		// waiting for pending alone would not fix the order).
 		for deadline := time.Now().Add(5 * time.Second); ; {
-			if p := a.PendingApprovals(); len(p) > 0 && strings.Contains(p[len(p)-1].Summary, name) {
+			mu.Lock()
+			opened := len(shown) > 0
+			mu.Unlock()
+			if p := a.PendingApprovals(); len(p) > 0 && strings.Contains(p[len(p)-1].Summary, name) && opened {
 				break
 			} else if time.Now().After(deadline) {
 				t.Fatalf("%s never asked", name)
