@@ -326,7 +326,11 @@ func redact(u *url.URL) string {
 
 func withTarget(err error, target string) error {
 	if r, ok := AsRefusal(err); ok && target != "" && r.Target != target {
-		return &Refusal{Rule: r.Rule, Target: target, Detail: strings.TrimSpace(r.Target + " " + r.Detail)}
+		detail := r.Detail
+		if !strings.Contains(target, r.Target) {
+			detail = strings.TrimSuffix("host "+r.Target+": "+detail, ": ")
+		}
+		return &Refusal{Rule: r.Rule, Target: target, Detail: detail}
 	}
 	return err
 }
