@@ -42,7 +42,7 @@ func filterCases() []filterCase {
 		{name: "provider allow", cfg: Config{ByProvider: map[string]ProviderPolicy{"openai": {Allow: []string{"read_file"}}}},
 			req: openai, want: []string{"read_file"}},
 		{name: "agent allow", cfg: Config{Agents: map[string]AgentPolicy{"coder": {Allow: []string{"group:web"}}}},
-			req: Request{Agent: "coder"}, want: []string{"web_fetch", "web_search"}},
+			req: Request{Agent: "coder"}, want: []string{"url_fetch", "web_fetch", "web_search"}},
 		{name: "agent allow ignored for other agent", cfg: Config{Agents: map[string]AgentPolicy{"coder": {Allow: []string{"group:web"}}}},
 			req: Request{Agent: "writer"}, want: all},
 		{name: "agent provider allow", cfg: Config{Agents: map[string]AgentPolicy{"coder": {
@@ -61,7 +61,7 @@ func filterCases() []filterCase {
 			want: []string{"cron", "session_status"}},
 		{name: "alsoAllow re-adds after allow lists", cfg: Config{Allow: []string{"read_file"},
 			ChatGroups: map[string]GroupPolicy{"g": {Allow: []string{"message"}}}, AlsoAllow: []string{"group:web"}},
-			req: Request{ChatGroup: "g"}, want: []string{"web_fetch", "web_search"}},
+			req: Request{ChatGroup: "g"}, want: []string{"url_fetch", "web_fetch", "web_search"}},
 		{name: "alsoAllow star re-adds everything", cfg: Config{Profile: "minimal", AlsoAllow: []string{"*"}}, want: all},
 		{name: "alsoAllow cannot override group deny", cfg: Config{Profile: "minimal",
 			Deny: []string{"group:automation"}, AlsoAllow: []string{"cron"}}, want: []string{"session_status"}},

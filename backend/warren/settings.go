@@ -23,6 +23,8 @@ type Setting struct {
 type settingSpec struct {
 	def, desc string
 	check     func(string) (string, error)
+	// secret values (API keys) are stored sealed and never listed.
+	secret bool
 }
 
 // SettingAllowHardLinks lets the file tools use files with several hard links.
@@ -45,6 +47,17 @@ var settingSpecs = map[string]settingSpec{
 	SettingMemoryGraph: {def: "false", check: parseBoolSetting,
 		desc: "after an agent writes a memory file, its own model extracts people, projects, places and how they relate " +
 			"into the knowledge graph (knowledge_graph_search); costs a model call per chunk"},
+	// The network guard and the web tools (web.go).
+	SettingWebAllowedHosts: {def: "", check: checkAllowedHosts,
+		desc: "hosts on this machine or the LAN the web tools may reach although the network guard refuses local addresses: " +
+			"host or host:port entries, comma-separated, e.g. 127.0.0.1:8080,wiki.lan (a redirect elsewhere is still refused)"},
+	SettingWebSearchProviders: {def: "duckduckgo", check: checkSearchProviders,
+		desc: "web_search's providers in the order they are tried: duckduckgo (no key), brave (web.brave_api_key), " +
+			"searxng (web.searxng_url), e.g. searxng,duckduckgo"},
+	SettingWebSearXNGURL: {def: "", check: checkSearXNGURL,
+		desc: "the SearXNG instance web_search uses, e.g. http://searx.lan:8888 (with JSON output enabled; a local one must be in web.allowed_hosts)"},
+	SettingWebBraveKey: {def: "", check: checkSecretValue, secret: true,
+		desc: "the Brave Search API key for web_search's brave provider (stored encrypted, never shown)"},
 	// First run (onboarding.go).
 	SettingFirstRunDone: {def: "false", check: parseBoolSetting,
 		desc: "the first-run setup was finished or skipped (false: the window opens it on start)"},
@@ -88,6 +101,10 @@ func loadSettings(ctx context.Context, w *Warren) (*settingsCache, error) {
 		if !ok {
 			continue
 		}
+		if spec.secret {
+			c.vals[key] = raw // sealed; opened when used (secretSetting)
+			continue
+		}
 		v, err := spec.check(raw)
 		if err != nil {
 			return nil, fmt.Errorf("setting %s: %w", key, err)
@@ -107,7 +124,11 @@ func (w *Warren) Settings() []Setting {
 	out := make([]Setting, 0, len(keys))
 	for _, k := range keys {
 		s := settingSpecs[k]
-		out = append(out, Setting{Key: k, Value: w.settings.get(k), Default: s.def, Description: s.desc})
+		v := w.settings.get(k)
+		if s.secret && v != "" {
+			v = "(set)"
+		}
+		out = append(out, Setting{Key: k, Value: v, Default: s.def, Description: s.desc})
 	}
 	return out
 }
@@ -129,6 +150,11 @@ func (w *Warren) SetSetting(ctx context.Context, key, value string) error {
 		var err error
 		if v, err = spec.check(value); err != nil {
 			return fmt.Errorf("setting %s: %w", key, err)
+		}
+		if spec.secret && v != "" {
+			if v, err = w.box.Seal(v); err != nil {
+				return fmt.Errorf("setting %s: %w", key, err)
+			}
 		}
 	}
 	w.settings.mu.Lock()
@@ -177,6 +203,21 @@ func (w *Warren) applySetting(ctx context.Context, key string) error {
 	switch key {
 	case SettingMemoryEmbedder, SettingMemoryEmbedModel:
 		return w.applyMemoryEmbedder(ctx)
+	case SettingWebAllowedHosts:
+		return w.applyAllowedHosts()
 	}
 	return nil
+}
+
+// secretSetting opens a secret setting's sealed value ("" when unset).
+func (w *Warren) secretSetting(key string) (string, error) {
+	sealed := w.settings.get(key)
+	if sealed == "" {
+		return "", nil
+	}
+	v, err := w.box.Open(sealed)
+	if err != nil {
+		return "", fmt.Errorf("setting %s: %w (set it again)", key, err)
+	}
+	return v, nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/warren-dev/warren/backend/skills"
 	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/backend/teams"
+	"github.com/warren-dev/warren/policy/netguard"
 	"github.com/warren-dev/warren/sandbox"
 	"github.com/warren-dev/warren/tools"
 	"github.com/warren-dev/warren/tools/builtin"
@@ -68,6 +69,7 @@ type Warren struct {
 	mcp       *mcpState
 	deferred  *deferredTools
 	box       *secrets.Box
+	netguard  *netguard.Guard
 	creds     *credexec.Store
 	cronStore *cron.Store
 	teams     *teams.SQLStore
@@ -164,6 +166,9 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		return err
 	}
 	w.creds = credexec.NewStore(w.db.SQL(), w.box)
+	if err := w.newNetGuard(); err != nil {
+		return err
+	}
 	w.newMemory(ctx)
 	w.registry = tools.NewRegistry(tools.Options{
 		Scrubber: w.scrubber,
@@ -198,6 +203,9 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		return err
 	}
 	if err := w.initMemory(ctx); err != nil {
+		return err
+	}
+	if err := w.initWeb(); err != nil {
 		return err
 	}
 	if err := w.initSkills(); err != nil {

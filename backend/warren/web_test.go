@@ -1,0 +1,127 @@
+package warren_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/warren-dev/warren/backend/store"
+	"github.com/warren-dev/warren/backend/warren"
+	"github.com/warren-dev/warren/tools"
+)
+
+// The web tools are wired with the one network guard: the allow list is a
+// setting that takes effect at once, and the agent's network switch decides
+// whether its web calls go out at all.
+func TestWebToolsHonourAllowListAndNetworkSwitch(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = io.WriteString(w, "lan wiki page")
+	}))
+	defer srv.Close()
+	hostport := strings.TrimPrefix(srv.URL, "http://")
+	w := open(t, t.TempDir())
+	surfer := storeAgent("surfer")
+	surfer.Network = true
+	if _, err := w.SaveAgent(ctx, surfer); err != nil {
+		t.Fatal(err)
+	}
+	call := func(agent string) tools.Result {
+		args, _ := json.Marshal(map[string]any{"urls": []string{srv.URL + "/"}})
+		r, err := w.CallTool(ctx, warren.CallRequest{Name: "web_fetch", Args: args, Agent: agent})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := call("surfer"); r.Code() != tools.CodeSecurity || !strings.Contains(r.ForLLM, "rule loopback") {
+		t.Fatalf("a loopback server without the allow list: %s", r.ForLLM)
+	}
+	if err := w.SetSetting(ctx, warren.SettingWebAllowedHosts, hostport+", wiki.lan"); err != nil {
+		t.Fatal(err)
+	}
+	if r := call("surfer"); r.IsError || !strings.Contains(r.ForLLM, "lan wiki page") {
+		t.Fatalf("allow-listed: %s", r.ForLLM)
+	}
+	if r := call("default"); r.Code() != tools.CodeSecurity || !strings.Contains(r.ForLLM, "network-off") {
+		t.Fatalf("the default agent's network is off: %s", r.ForLLM)
+	}
+	if got := settingValue(w, warren.SettingWebAllowedHosts); got != hostport+",wiki.lan" {
+		t.Fatalf("stored allow list %q", got)
+	}
+	if err := w.SetSetting(ctx, warren.SettingWebAllowedHosts, "http://wiki.lan/"); err == nil || !strings.Contains(err.Error(), "host:port") {
+		t.Fatalf("a URL as an entry: %v", err)
+	}
+	if err := w.SetSetting(ctx, warren.SettingWebAllowedHosts, ""); err != nil {
+		t.Fatal(err)
+	}
+	if r := call("surfer"); r.Code() != tools.CodeSecurity {
+		t.Fatalf("the allow list was cleared but the server is still reached: %s", r.ForLLM)
+	}
+}
+
+func TestWebSearchSettings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	w := open(t, dir)
+	if got := settingValue(w, warren.SettingWebSearchProviders); got != "duckduckgo" {
+		t.Fatalf("default providers %q", got)
+	}
+	if err := w.SetSetting(ctx, warren.SettingWebSearchProviders, " SearXNG, duckduckgo "); err != nil {
+		t.Fatal(err)
+	}
+	if got := settingValue(w, warren.SettingWebSearchProviders); got != "searxng,duckduckgo" {
+		t.Fatalf("providers %q", got)
+	}
+	for key, bad := range map[string]string{
+		warren.SettingWebSearchProviders: "google",
+		warren.SettingWebSearXNGURL:      "searx.lan",
+	} {
+		if err := w.SetSetting(ctx, key, bad); err == nil {
+			t.Errorf("%s=%s accepted", key, bad)
+		}
+	}
+	if err := w.SetSetting(ctx, warren.SettingWebSearchProviders, "brave,brave"); err == nil {
+		t.Error("a provider listed twice was accepted")
+	}
+	if err := w.SetSetting(ctx, warren.SettingWebBraveKey, "BSA-secret-key"); err != nil {
+		t.Fatal(err)
+	}
+	if got := settingValue(w, warren.SettingWebBraveKey); got != "(set)" {
+		t.Fatalf("the key is listed as %q", got)
+	}
+	_ = w.Close()
+	db, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, ok, err := db.GetSetting(ctx, warren.SettingWebBraveKey)
+	_ = db.Close()
+	if err != nil || !ok || raw == "" || strings.Contains(raw, "BSA-secret-key") {
+		t.Fatalf("the key is stored as %q (%v %v), want it sealed", raw, ok, err)
+	}
+	w2, err := warren.Open(ctx, warren.Options{DataDir: dir})
+	if err != nil {
+		t.Fatalf("reopening with a sealed key: %v", err)
+	}
+	defer func() { _ = w2.Close() }()
+	if got := settingValue(w2, warren.SettingWebBraveKey); got != "(set)" {
+		t.Fatalf("after a restart the key is listed as %q", got)
+	}
+}
+
+func settingValue(w *warren.Warren, key string) string {
+	for _, s := range w.Settings() {
+		if s.Key == key {
+			return s.Value
+		}
+	}
+	return "<missing>"
+}
