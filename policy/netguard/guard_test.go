@@ -140,6 +140,14 @@ func TestCheckURLRefusesLocalTargets(t *testing.T) {
 		"http:///nohost":                      RuleBadURL,
 		"http://256.0.0.1/":                   RuleNumericHost,
 		"http://user:pw@127.0.0.1/?token=abc": RuleLoopback,
+		"http://127.0.0.1#@good.example/":     RuleLoopback,
+		"http://good.example@127.0.0.1/":      RuleLoopback,
+		"http://[::]:80/":                     RuleUnspecified,
+		"HTTP://LOCALHOST/":                   RuleLocalhostName,
+		"http://0x7f.0x0.0x0.0x1/":            RuleLoopback,
+		"http://127.000.000.001/":             RuleLoopback,
+		"https://[0:0:0:0:0:ffff:a9fe:a9fe]/": RuleMapped,
+		"http://[2002:c0a8:101::1]/":          RuleTunnel,
 	}
 	for raw, rule := range cases {
 		u, err := url.Parse(raw)

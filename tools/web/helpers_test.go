@@ -45,6 +45,13 @@ func newTestEnv(t *testing.T, h http.Handler, tune func(*Deps)) *testEnv {
 	if tune != nil {
 		tune(&e.deps)
 	}
+	e.build(t)
+	return e
+}
+
+// build (re)makes the tools from e.deps into a fresh registry.
+func (e *testEnv) build(t *testing.T) {
+	t.Helper()
 	ts, err := Tools(e.deps)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +62,6 @@ func newTestEnv(t *testing.T, h http.Handler, tune func(*Deps)) *testEnv {
 			t.Fatal(err)
 		}
 	}
-	return e
 }
 
 // call runs a tool as an agent whose network switch is on (or off).

@@ -64,16 +64,7 @@ func searchEnv(t *testing.T, cfg SearchConfig, seen *atomic.Value) *testEnv {
 	})
 	// The endpoints are only known once the server runs; rebuild the tools.
 	e.deps.Endpoints = Endpoints{DuckDuckGo: e.srv.URL + "/ddg/html/", Brave: e.srv.URL + "/brave/res/v1/web/search"}
-	ts, err := Tools(e.deps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.reg = tools.NewRegistry(tools.Options{})
-	for _, tool := range ts {
-		if err := e.reg.Register(tool); err != nil {
-			t.Fatal(err)
-		}
-	}
+	e.build(t)
 	return e
 }
 
