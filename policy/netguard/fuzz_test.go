@@ -69,3 +69,23 @@ func FuzzCheckURL(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseAllowList: any setting value either is refused with an error or
+// normalises to a list that parses back to itself.
+func FuzzParseAllowList(f *testing.F) {
+	for _, s := range []string{"127.0.0.1:8080,wiki.lan", "[::1]:80", "2130706433:80", "a..b", "host:0", "[fd00::1]", " , ,x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		list, err := ParseAllowList(s)
+		if err != nil {
+			return
+		}
+		for _, e := range list {
+			again, err := ParseAllowList(e)
+			if err != nil || len(again) != 1 || again[0] != e {
+				t.Fatalf("%q normalised to %q, which parses to %v (%v)", s, e, again, err)
+			}
+		}
+	})
+}
