@@ -38,17 +38,8 @@ func (g *Guard) HTTPClient(opts ...ClientOption) *http.Client {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	tr := &http.Transport{
-		Proxy:                 nil,
-		DialContext:           g.DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          16,
-		IdleConnTimeout:       30 * time.Second,
-		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: 30 * time.Second,
-	}
 	return &http.Client{
-		Transport: guardedTransport{g: g, next: tr},
+		Transport: guardedTransport{g: g},
 		Timeout:   cfg.timeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) > cfg.maxRedirects {
@@ -60,12 +51,27 @@ func (g *Guard) HTTPClient(opts ...ClientOption) *http.Client {
 	}
 }
 
+// newTransport is the connection pool behind every guarded client. A
+// change of the allow list replaces it (SetAllowedHosts), so no connection
+// opened under the old list is reused.
+func (g *Guard) newTransport() *http.Transport {
+	return &http.Transport{
+		Proxy:                 nil,
+		DialContext:           g.DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          32,
+		MaxIdleConnsPerHost:   4,
+		IdleConnTimeout:       30 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: 30 * time.Second,
+	}
+}
+
 // guardedTransport checks every request (a redirect is a new request)
 // before it may reuse a pooled connection, so a switched-off agent or a
 // bad scheme never gets through on a connection another call opened.
 type guardedTransport struct {
-	g    *Guard
-	next http.RoundTripper
+	g *Guard
 }
 
 func (t guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -75,7 +81,7 @@ func (t guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	return t.next.RoundTrip(req)
+	return t.g.transport.Load().RoundTrip(req)
 }
 
 // DialContext resolves addr through the guard and connects only to

@@ -11,12 +11,14 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -78,6 +80,8 @@ type Guard struct {
 
 	mu      sync.RWMutex
 	allowed []allowEntry
+	// transport is the shared connection pool (client.go).
+	transport atomic.Pointer[http.Transport]
 }
 
 type allowEntry struct {
@@ -113,6 +117,9 @@ func (g *Guard) SetAllowedHosts(entries []string) error {
 	g.mu.Lock()
 	g.allowed = parsed
 	g.mu.Unlock()
+	if old := g.transport.Swap(g.newTransport()); old != nil {
+		old.CloseIdleConnections()
+	}
 	return nil
 }
 

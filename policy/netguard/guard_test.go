@@ -346,3 +346,23 @@ func TestRefusalUnwrapsThroughClientErrors(t *testing.T) {
 	}
 	wantRule(t, err, RulePrivate)
 }
+
+// Taking a host off the allow list takes effect for the next request,
+// even though a pooled connection to it is open.
+func TestAllowListChangeDropsPooledConnections(t *testing.T) {
+	t.Parallel()
+	s := okServer(t, "wiki")
+	g := mustGuard(t, Options{AllowedHosts: []string{strings.TrimPrefix(s.URL, "http://")}})
+	c := g.HTTPClient()
+	if _, err := get(context.Background(), c, s.URL); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.SetAllowedHosts(nil); err != nil {
+		t.Fatal(err)
+	}
+	_, err := get(context.Background(), c, s.URL)
+	wantRule(t, err, RuleLoopback)
+	if len(g.Allowed()) != 0 {
+		t.Fatalf("allowed %v", g.Allowed())
+	}
+}
