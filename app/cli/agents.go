@@ -33,7 +33,7 @@ func (f *agentFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.deny, "deny", "denied tool or group:NAME (repeatable; replaces the list; - clears it)")
 	fs.StringVar(&f.workspace, "workspace", "", "workspace directory (empty: the default workspace)")
 	fs.StringVar(&f.sandbox, "sandbox", "", "on: run commands in Podman; off: on the host")
-	fs.StringVar(&f.network, "network", "", "on: sandboxed commands may reach the network; off: they may not")
+	fs.StringVar(&f.network, "network", "", "on: sandboxed commands and the web tools (web_fetch, web_search, url_fetch) may reach the network; off: they may not")
 	fs.StringVar(&f.kind, "type", "", "open (context files per user) or predefined (shared)")
 }
 
