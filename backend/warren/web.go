@@ -119,6 +119,11 @@ func (w *Warren) webSearchConfig(context.Context) (web.SearchConfig, error) {
 	if err != nil {
 		return web.SearchConfig{}, err
 	}
+	if key != "" {
+		// A provider that echoes the key back (an error page, say) must
+		// not hand it to the model.
+		w.scrubber.AddValues(key)
+	}
 	return web.SearchConfig{
 		Providers:  strings.Split(w.settings.get(SettingWebSearchProviders), ","),
 		SearXNGURL: w.settings.get(SettingWebSearXNGURL),
