@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/andybalholm/cascadia"
 )
 
 // Text a human reading the page cannot see is where prompt injections
@@ -22,9 +23,23 @@ var (
 	styleTransform  = regexp.MustCompile(`(?i)transform\s*:\s*[^;]*(scale\(\s*0(\.0+)?\s*\)|translate[xy]?\(\s*-\s*\d{4,})`)
 )
 
+// cssRule is one top-level rule of a <style> block; @media and other
+// at-rule blocks are skipped (they hide only on some screens).
+var (
+	cssComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
+	cssAtBlock = regexp.MustCompile(`(?s)@[^{;]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}`)
+	cssRule    = regexp.MustCompile(`([^{}]+)\{([^{}]*)\}`)
+)
+
+// screenReaderOnly are the usual class names of text kept for screen
+// readers and clipped away from the screen.
+const screenReaderOnly = ".sr-only, .visually-hidden, .screen-reader-text"
+
 // dropHidden removes elements (and their text) that a human would not
 // see, plus everything that is never shown: scripts, styles, templates.
 func dropHidden(doc *goquery.Document) {
+	doc.Find("style").Each(func(_ int, s *goquery.Selection) { dropStyledHidden(doc, s.Text()) })
+	doc.Find(screenReaderOnly).Remove()
 	doc.Find("script, style, noscript, template, iframe, object, embed, svg, canvas, head > meta, link, input[type=hidden]").Remove()
 	doc.Find("[hidden], [aria-hidden=true], [aria-hidden=TRUE]").Remove()
 	doc.Find("[style]").Each(func(_ int, s *goquery.Selection) {
@@ -45,4 +60,22 @@ func hiddenStyle(style string) bool {
 		return true
 	}
 	return false
+}
+
+// dropStyledHidden applies the hiding rules of a page's own <style>
+// block: a class the page styles display:none hides its text as surely as
+// an inline style does.
+func dropStyledHidden(doc *goquery.Document, css string) {
+	css = cssComment.ReplaceAllString(css, "")
+	css = cssAtBlock.ReplaceAllString(css, "")
+	for _, m := range cssRule.FindAllStringSubmatch(css, 200) {
+		if !hiddenStyle(strings.TrimSpace(m[2])) {
+			continue
+		}
+		sel, err := cascadia.Compile(strings.TrimSpace(m[1]))
+		if err != nil {
+			continue // pseudo-elements and selectors cascadia cannot read
+		}
+		doc.FindMatcher(sel).Remove()
+	}
 }

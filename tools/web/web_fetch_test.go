@@ -54,7 +54,8 @@ func TestWebFetchReadableMarkdown(t *testing.T) {
 	mustContain(t, r.ForLLM, "Fetched 1 of 1", "Rabbits and their warrens", "# ", "**Visible bold text.**",
 		"[burrow]("+e.srv.URL+"/burrows)", "- Chambers", untrustedStart, untrustedEnd, "Content-Type: text/html")
 	mustNotContain(t, r.ForLLM, "SCRIPT-TEXT", "color:red", "DISPLAYNONE", "HIDDEN-VISIBILITY", "HIDDEN-ARIA",
-		"HIDDEN-ATTR", "HIDDEN-FONTSIZE", "HIDDEN-ZEROSIZE", "HIDDEN-OFFSCREEN")
+		"HIDDEN-ATTR", "HIDDEN-FONTSIZE", "HIDDEN-ZEROSIZE", "HIDDEN-OFFSCREEN", "HIDDEN-CLASS", "HIDDEN-SRONLY")
+	mustContain(t, r.ForLLM, "Printed footnote stays.")
 	// The page cannot close the untrusted block early.
 	if strings.Count(r.ForLLM, untrustedEnd) != 1 {
 		t.Fatalf("the page's own end marker survived:\n%s", r.ForLLM)
