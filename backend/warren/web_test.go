@@ -125,3 +125,46 @@ func settingValue(w *warren.Warren, key string) string {
 	}
 	return "<missing>"
 }
+
+// web_search reads its chain from the settings: a SearXNG on loopback
+// answers once its address is the instance and its host is allow-listed.
+func TestWebSearchThroughSettings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/search" || r.URL.Query().Get("format") != "json" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"results":[{"title":"Warren","url":"https://example.org/w","content":"A rabbit home."}]}`)
+	}))
+	defer srv.Close()
+	w := open(t, t.TempDir())
+	surfer := storeAgent("surfer")
+	surfer.Network = true
+	if _, err := w.SaveAgent(ctx, surfer); err != nil {
+		t.Fatal(err)
+	}
+	search := func() tools.Result {
+		r, err := w.CallTool(ctx, warren.CallRequest{Name: "web_search", Args: []byte(`{"query":"warren"}`), Agent: "surfer"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for key, v := range map[string]string{warren.SettingWebSearchProviders: "searxng", warren.SettingWebSearXNGURL: srv.URL} {
+		if err := w.SetSetting(ctx, key, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := search(); r.Code() != tools.CodeSecurity || !strings.Contains(r.ForLLM, "web.allowed_hosts "+strings.TrimPrefix(srv.URL, "http://")) {
+		t.Fatalf("a loopback SearXNG off the allow list: %s", r.ForLLM)
+	}
+	if err := w.SetSetting(ctx, warren.SettingWebAllowedHosts, strings.TrimPrefix(srv.URL, "http://")); err != nil {
+		t.Fatal(err)
+	}
+	if r := search(); r.IsError || !strings.Contains(r.ForLLM, "A rabbit home.") || !strings.Contains(r.ForLLM, "from searxng") {
+		t.Fatalf("search: %s", r.ForLLM)
+	}
+}
