@@ -53,3 +53,39 @@ func TestWebFetchFromCLI(t *testing.T) {
 		t.Fatalf("web_fetch: %+v", res)
 	}
 }
+
+func TestWebCommand(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = io.WriteString(w, "<html><body><main><h2>Dens</h2><p class=a>First.</p><p class=b>Second.</p></main></body></html>")
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	if r := warren(t, dir, "settings", "set", "web.allowed_hosts", strings.TrimPrefix(srv.URL, "http://")); r.code != 0 {
+		t.Fatalf("settings set: %+v", r)
+	}
+	if r := warren(t, dir, "agents", "edit", "default", "--network", "on"); r.code != 0 {
+		t.Fatalf("agents edit: %+v", r)
+	}
+	r := warren(t, dir, "web", "fetch", srv.URL+"/", "--selector", "p.b", "--format", "text")
+	if r.code != 0 || !strings.Contains(r.stdout, "Second.") || strings.Contains(r.stdout, "First.") {
+		t.Fatalf("web fetch: %+v", r)
+	}
+	r = warren(t, dir, "web", "fetch", "http://169.254.169.254/", "--json")
+	if r.code == 0 || !strings.Contains(r.stdout, "SecurityError") || !strings.Contains(r.stdout, "link-local") {
+		t.Fatalf("metadata address: %+v", r)
+	}
+	for _, bad := range [][]string{{"web"}, {"web", "get"}, {"web", "fetch"}, {"web", "search"}} {
+		if r := warren(t, dir, bad...); r.code == 0 {
+			t.Errorf("%v accepted: %+v", bad, r)
+		}
+	}
+	if r := warren(t, dir, "settings", "set", "web.search_providers", "searxng"); r.code != 0 {
+		t.Fatalf("settings set: %+v", r)
+	}
+	r = warren(t, dir, "web", "search", "rabbit", "warrens")
+	if r.code == 0 || !strings.Contains(r.stderr, "web.searxng_url") {
+		t.Fatalf("search without an instance: %+v", r)
+	}
+}
