@@ -53,3 +53,50 @@ func TestSkillsCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestSkillsGrantCLI: a skill published for one agent is granted to
+// another after the fact, shown with its grants, and revoked; bad grants
+// get clear errors.
+func TestSkillsGrantCLI(t *testing.T) {
+	t.Parallel()
+	dir, src := t.TempDir(), filepath.Join(t.TempDir(), "budget-check")
+	if err := os.MkdirAll(src, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "SKILL.md"), []byte("---\nname: budget-check\ndescription: Check a budget.\n---\nSum it.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, dir, "agents", "add", "helper", "--type", "predefined")
+	mustRun(t, dir, "skills", "add", src, "--agent", "default")
+	if r := mustRun(t, dir, "skills", "list", "--agent", "helper"); strings.Contains(r.stdout, "budget-check") {
+		t.Fatalf("helper has it before the grant: %+v", r)
+	}
+	if r := mustRun(t, dir, "skills", "grant", "budget-check", "--agent", "helper"); !strings.Contains(r.stdout, "granted to: default, helper") {
+		t.Fatalf("grant: %+v", r)
+	}
+	if r := mustRun(t, dir, "skills", "list", "--agent", "helper"); !strings.Contains(r.stdout, "GRANTED TO") || !strings.Contains(r.stdout, "default, helper") {
+		t.Fatalf("list after grant: %+v", r)
+	}
+	mustRun(t, dir, "skills", "revoke", "budget-check", "--agent", "default")
+	if r := mustRun(t, dir, "skills", "list"); strings.Contains(r.stdout, "budget-check") {
+		t.Fatalf("default keeps it after revoke: %+v", r)
+	}
+	// show finds a published skill the agent was not granted, with grants.
+	if r := mustRun(t, dir, "skills", "show", "budget-check"); !strings.Contains(r.stdout, "granted to:  helper") {
+		t.Fatalf("show: %+v", r)
+	}
+	mustRun(t, dir, "skills", "grant", "budget-check", "--agent", "*")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"skills", "revoke", "budget-check", "--agent", "helper"}, "every agent"},
+		{[]string{"skills", "grant", "budget-check", "--agent", "mallory"}, "no such agent"},
+		{[]string{"skills", "grant", "nope", "--agent", "helper"}, "no published skill"},
+		{[]string{"skills", "grant", "budget-check"}, "--agent"},
+	} {
+		if r := warren(t, dir, c.args...); r.code == 0 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: %+v, want %q", c.args, r, c.want)
+		}
+	}
+}

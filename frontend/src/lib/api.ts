@@ -306,6 +306,10 @@ export interface WarrenApi {
   importSkill(dir: string, agent: string): Promise<Skill>;
   /** Deletes a published skill (every version). */
   removeSkill(name: string): Promise<void>;
+  /** Gives a published skill to an agent after the fact ("*": every agent). */
+  grantSkill(name: string, agent: string): Promise<void>;
+  /** Takes a published skill away from an agent ("*": the every-agent grant). */
+  revokeSkill(name: string, agent: string): Promise<void>;
   knowledgeVocabulary(): Promise<KgVocabulary>;
   searchKnowledge(q: KgQuery): Promise<KgGraph>;
   /** agent "" adds to the global graph. */

@@ -116,6 +116,8 @@ export function FinishFirstRun():Promise<void>;
 
 export function FirstRunPending():Promise<boolean>;
 
+export function GrantSkill(arg1:string,arg2:string):Promise<void>;
+
 export function ImportMCPSelection(arg1:warren.MCPImportRequest):Promise<warren.MCPImportReport>;
 
 export function ImportMCPServers(arg1:string,arg2:boolean):Promise<warren.MCPImportReport>;
@@ -181,6 +183,8 @@ export function RetryTeamTask(arg1:string,arg2:string,arg3:string,arg4:string):P
 export function ReviewMCPRequest(arg1:number,arg2:boolean,arg3:string):Promise<void>;
 
 export function RevokeApproval(arg1:number):Promise<void>;
+
+export function RevokeSkill(arg1:string,arg2:string):Promise<void>;
 
 export function RunCronJobNow(arg1:string):Promise<cron.Job>;
 

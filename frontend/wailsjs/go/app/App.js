@@ -202,6 +202,10 @@ export function FirstRunPending() {
   return window['go']['app']['App']['FirstRunPending']();
 }
 
+export function GrantSkill(arg1, arg2) {
+  return window['go']['app']['App']['GrantSkill'](arg1, arg2);
+}
+
 export function ImportMCPSelection(arg1) {
   return window['go']['app']['App']['ImportMCPSelection'](arg1);
 }
@@ -332,6 +336,10 @@ export function ReviewMCPRequest(arg1, arg2, arg3) {
 
 export function RevokeApproval(arg1) {
   return window['go']['app']['App']['RevokeApproval'](arg1);
+}
+
+export function RevokeSkill(arg1, arg2) {
+  return window['go']['app']['App']['RevokeSkill'](arg1, arg2);
 }
 
 export function RunCronJobNow(arg1) {
