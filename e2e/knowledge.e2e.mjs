@@ -203,6 +203,32 @@ async function main() {
     assert.doesNotMatch(cli('skills', 'list'), /weekly-report/);
   });
 
+  await step('UI: the palette opens the Memory views and imports a folder for search_documents; the CLI lists it', async () => {
+    const palette = async (words) => {
+      await page.keyboard.press('Control+k');
+      await page.getByRole('combobox', { name: 'Command' }).fill(words);
+      await page.keyboard.press('Enter');
+    };
+    const views = memory.getByRole('group', { name: 'Memory views' });
+    await palette('knowledge graph');
+    assert.equal(await views.getByRole('button', { name: 'Knowledge graph' }).getAttribute('aria-pressed'), 'true');
+    await palette('memory: skills');
+    assert.equal(await views.getByRole('button', { name: 'Skills', exact: true }).getAttribute('aria-pressed'), 'true');
+    const notes = tempDir('warren-e2e-notes-');
+    fs.writeFileSync(path.join(notes, 'boiler.md'), '# Boiler\n\nThe boiler is serviced every March.\n');
+    await palette('import a folder');
+    const form = memory.getByRole('form', { name: 'Import a folder' });
+    await form.getByLabel('Folder', { exact: true }).fill(notes);
+    await form.getByRole('button', { name: 'Import' }).click();
+    const folders = memory.getByRole('region', { name: 'Imported folders' });
+    await folders.getByText(/every agent · 1 file/).waitFor();
+    assert.ok(cli('memory', 'folders').includes(notes));
+    await folders.getByRole('button', { name: `Forget ${notes}` }).click();
+    await folders.getByRole('button', { name: 'Forget folder' }).click();
+    await folders.waitFor({ state: 'detached' });
+    assert.match(cli('memory', 'folders'), /no imported folders/);
+  });
+
   await step('UI at 900×600 in dark mode: the graph and the list both show', async () => {
     await page.setViewportSize({ width: 900, height: 600 });
     await page.emulateMedia({ colorScheme: 'dark' });
