@@ -3,6 +3,7 @@ package cli_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -71,13 +72,31 @@ func TestSkillsGrantCLI(t *testing.T) {
 	if r := mustRun(t, dir, "skills", "list", "--agent", "helper"); strings.Contains(r.stdout, "budget-check") {
 		t.Fatalf("helper has it before the grant: %+v", r)
 	}
+	// The file tools read a published skill's files only for agents granted it.
+	managed := filepath.Join(dir, "skills", "budget-check", "v1", "SKILL.md")
+	readArgs := `{"path":` + strconv.Quote(managed) + `}`
+	if r := mustRun(t, dir, "tool", "call", "read_file", readArgs, "--agent", "default"); !strings.Contains(r.stdout, "Sum it.") {
+		t.Fatalf("default reads its published skill: %+v", r)
+	}
+	if r := warren(t, dir, "tool", "call", "read_file", readArgs, "--agent", "helper"); r.code == 0 || strings.Contains(r.stdout, "Sum it.") {
+		t.Fatalf("helper read a skill it was not granted: %+v", r)
+	}
+	if r := warren(t, dir, "tool", "call", "write_file", `{"path":`+strconv.Quote(managed)+`,"content":"x"}`, "--agent", "default", "--approve", "yes"); r.code == 0 {
+		t.Fatalf("a published skill was written: %+v", r)
+	}
 	if r := mustRun(t, dir, "skills", "grant", "budget-check", "--agent", "helper"); !strings.Contains(r.stdout, "granted to: default, helper") {
 		t.Fatalf("grant: %+v", r)
 	}
 	if r := mustRun(t, dir, "skills", "list", "--agent", "helper"); !strings.Contains(r.stdout, "GRANTED TO") || !strings.Contains(r.stdout, "default, helper") {
 		t.Fatalf("list after grant: %+v", r)
 	}
+	if r := mustRun(t, dir, "tool", "call", "read_file", readArgs, "--agent", "helper"); !strings.Contains(r.stdout, "Sum it.") {
+		t.Fatalf("helper reads the skill once granted: %+v", r)
+	}
 	mustRun(t, dir, "skills", "revoke", "budget-check", "--agent", "default")
+	if r := warren(t, dir, "tool", "call", "read_file", readArgs, "--agent", "default"); r.code == 0 {
+		t.Fatalf("default reads the skill after the revoke: %+v", r)
+	}
 	if r := mustRun(t, dir, "skills", "list"); strings.Contains(r.stdout, "budget-check") {
 		t.Fatalf("default keeps it after revoke: %+v", r)
 	}
