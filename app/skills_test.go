@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,23 +9,13 @@ import (
 
 	"github.com/warren-dev/warren/app"
 	"github.com/warren-dev/warren/backend/skills"
-	"github.com/warren-dev/warren/backend/warren"
 )
 
 // TestSkillGrants: the Skills view grants a published skill to agents and
 // revokes it, and still opens it when no agent has it.
 func TestSkillGrants(t *testing.T) {
 	t.Parallel()
-	core, err := warren.Open(context.Background(), warren.Options{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer core.Close()
-	a := app.New(core, app.Options{})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	a.Startup(ctx)
-	defer a.Shutdown(ctx)
+	a := openApp(t, app.Options{})
 
 	src := filepath.Join(t.TempDir(), "budget-check")
 	if err := os.MkdirAll(src, 0o700); err != nil {
