@@ -67,7 +67,7 @@ func runWindow(ctx context.Context, dataDir string) int {
 		return cli.ExitError
 	}
 	defer func() { _ = core.Close() }()
-	bound := app.New(core, app.Options{Emit: wruntime.EventsEmit, Dialog: questionDialog, SaveFile: saveFileDialog,
+	bound := app.New(core, app.Options{Emit: wruntime.EventsEmit, Dialog: questionDialog, SaveFile: saveFileDialog, ChooseFolder: chooseFolderDialog,
 		Notify: messaging.NewDesktopNotifier(messaging.DesktopOptions{}).Notify, OpenURL: wruntime.BrowserOpenURL})
 	err = wails.Run(&options.App{
 		Title:            "Warren",
@@ -148,6 +148,11 @@ func closeDialogOnCancel(ctx context.Context, done <-chan struct{}, title string
 		case <-tick.C:
 		}
 	}
+}
+
+// chooseFolderDialog asks for a folder with the native dialog.
+func chooseFolderDialog(ctx context.Context, title string) (string, error) {
+	return wruntime.OpenDirectoryDialog(ctx, wruntime.OpenDialogOptions{Title: title})
 }
 
 // saveFileDialog asks where to save a file with the native dialog.

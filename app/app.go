@@ -40,12 +40,14 @@ type Emitter func(ctx context.Context, name string, data ...any)
 
 // App is bound to the window; every exported method is callable from the UI.
 type App struct {
-	core        *warren.Warren
-	emit        Emitter
-	dialog      Dialog
-	notify      Notify
-	saveFile    SaveFileDialog
-	claudePaths mcpconfig.PathOptions
+	core     *warren.Warren
+	emit     Emitter
+	dialog   Dialog
+	notify   Notify
+	saveFile SaveFileDialog
+	// chooseFolder is the native folder dialog (imports); nil offers none.
+	chooseFolder ChooseFolderDialog
+	claudePaths  mcpconfig.PathOptions
 	// openURL opens a chat link in the system browser (chat.go).
 	openURL func(ctx context.Context, url string)
 
@@ -79,6 +81,9 @@ type Options struct {
 	Notify Notify
 	// SaveFile is the native save dialog (MCP export); nil offers none.
 	SaveFile SaveFileDialog
+	// ChooseFolder is the native folder dialog (memory and skill imports);
+	// nil offers none.
+	ChooseFolder ChooseFolderDialog
 	// ClaudeDesktop locates Claude Desktop's config for the first-run
 	// import offer; the zero value means this machine.
 	ClaudeDesktop mcpconfig.PathOptions
@@ -89,7 +94,7 @@ type Options struct {
 
 // New returns the bound surface over core.
 func New(core *warren.Warren, opts Options) *App {
-	return &App{core: core, emit: opts.Emit, dialog: opts.Dialog, notify: opts.Notify, saveFile: opts.SaveFile, claudePaths: opts.ClaudeDesktop,
+	return &App{core: core, emit: opts.Emit, dialog: opts.Dialog, notify: opts.Notify, saveFile: opts.SaveFile, chooseFolder: opts.ChooseFolder, claudePaths: opts.ClaudeDesktop,
 		openURL: opts.OpenURL, ctx: context.Background(), prompts: map[string]context.CancelFunc{}}
 }
 

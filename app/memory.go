@@ -73,12 +73,18 @@ func (a *App) ReindexMemory() error {
 	if err := a.core.Memory().Reindex(ctx); err != nil {
 		return err
 	}
+	a.indexInBackground(ctx)
+	return nil
+}
+
+// indexInBackground makes the vectors still missing, past the call that
+// asked (progress arrives as "memory:index" events).
+func (a *App) indexInBackground(ctx context.Context) {
 	go func() {
 		ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Hour)
 		defer cancel()
 		_ = a.core.Memory().IndexNow(ictx)
 	}()
-	return nil
 }
 
 // MemoryEmbedderSetting is what makes the vectors: builtin, off or

@@ -48,7 +48,13 @@ func (a *App) Skill(agent, name string) (SkillDetail, error) {
 	if err != nil {
 		return SkillDetail{}, err
 	}
-	for _, s := range list.Skills {
+	// A published skill the agent was not granted is shown too: the view
+	// grants it to agents from there.
+	published, err := a.core.Skills().Published(a.context(), "")
+	if err != nil {
+		return SkillDetail{}, err
+	}
+	for _, s := range append(list.Skills, published...) {
 		if s.Name == name {
 			d := SkillDetail{Skill: s, Body: s.Resolved(), Grants: []string{}}
 			if s.Source == skills.SourceManaged {
@@ -85,3 +91,14 @@ func (a *App) ImportSkill(dir, agent string) (skills.Skill, error) {
 
 // RemoveSkill deletes a published skill (every version).
 func (a *App) RemoveSkill(name string) error { return a.core.Skills().Remove(a.context(), name) }
+
+// GrantSkill gives a published skill to another agent ("*": every agent).
+func (a *App) GrantSkill(name, agent string) error {
+	return a.core.Skills().Grant(a.context(), name, agent)
+}
+
+// RevokeSkill takes a published skill away from an agent ("*": the
+// every-agent grant).
+func (a *App) RevokeSkill(name, agent string) error {
+	return a.core.Skills().Revoke(a.context(), name, agent)
+}

@@ -5,14 +5,13 @@
 // imported for every agent and removed; entities and links are added,
 // searched, edited and removed — through the bindings the panels call,
 // checked through the bindings and the CLI on the same WARREN_HOME. Then the
-// two panels themselves, mounted alone by a dev-only page (frontend/harness,
-// built here into E2E_OUT: App.svelte does not mount them yet), are driven
-// in the browser: search, the drawing, recentering, adding and linking,
-// deleting; the skills list, a skill's instructions, import and remove.
+// Memory tab's Knowledge graph and Skills views are driven in the real app:
+// search, the drawing, recentering, adding and linking, deleting; the skills
+// list, a skill's instructions, import, which agents have it, remove.
 //
-// Usage: node e2e/knowledge.e2e.mjs   (builds the harness page; needs make frontend's node_modules)
+// Usage: node e2e/knowledge.e2e.mjs   (scripts/e2e.sh builds the binary first)
 // Env:   WARREN_DEV_BIN  binary to run (default build/bin/warren-dev)
-//        E2E_OUT         where screenshots, logs and the harness go (default build/e2e)
+//        E2E_OUT         where screenshots and logs go (default build/e2e)
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,7 +20,6 @@ import { launchChromium, openWarrenPage, repoRoot, startWarren, suite, tempDir }
 
 const bin = path.resolve(repoRoot, process.env.WARREN_DEV_BIN || 'build/bin/warren-dev');
 const outDir = path.resolve(repoRoot, process.env.E2E_OUT || 'build/e2e');
-const harnessDir = path.join(outDir, 'knowledge-harness');
 
 fs.mkdirSync(outDir, { recursive: true });
 const t = suite('knowledge', { outDir });
@@ -38,15 +36,7 @@ function skillFolder(dir, name, description, body) {
 const names = (g) => [...new Set([...(g.seeds ?? []), ...(g.entities ?? [])].map((e) => e.name))].sort();
 
 async function main() {
-  await step('the harness page builds (the two panels on the real bindings)', async () => {
-    execFileSync('npx', ['vite', 'build', 'harness', '--config', 'vite.config.ts', '--outDir', harnessDir, '--emptyOutDir', '--logLevel', 'warn'], {
-      cwd: path.join(repoRoot, 'frontend'),
-      stdio: 'pipe',
-    });
-    assert.ok(fs.existsSync(path.join(harnessDir, 'index.html')));
-  });
-
-  const { addr, appLog, home, workspace } = await startWarren({ bin, outDir, assetDir: harnessDir, logName: 'app-knowledge.log' });
+  const { addr, appLog, home, workspace } = await startWarren({ bin, outDir, logName: 'app-knowledge.log' });
   t.appLog = appLog;
   const browser = await launchChromium();
   let pageErrors;
@@ -123,18 +113,28 @@ async function main() {
     await go('LinkKnowledge', { id: 0, src: ids.warren, dst: ids.go, type: 'uses', src_name: '', dst_name: '', confidence: 1, depth: 0 });
   });
 
-  const node = (name) => page.locator(`[data-testid="kg-drawing"] g.node[aria-label^="${name},"]`);
-  await step('UI: search draws the graph; a click recenters; the list says the same facts', async () => {
-    await page.getByRole('searchbox', { name: 'Search words' }).fill('Ada');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
+  // The Memory tab (Alt+0) holds the two views; the harness page that
+  // mounted them alone before the tab existed is gone.
+  const memory = page.locator('#panel-memory');
+  const graph = memory.locator('[aria-label="Knowledge graph"]');
+  const skillsView = memory.locator('[aria-label="Skills"]');
+  const openView = async (name) => {
+    await page.keyboard.press('Alt+0');
+    await memory.getByRole('group', { name: 'Memory views' }).getByRole('button', { name, exact: true }).click();
+  };
+  const node = (name) => graph.locator(`[data-testid="kg-drawing"] g.node[aria-label^="${name},"]`);
+  await step('UI: the Memory tab’s graph view: search draws the graph; a click recenters; the list says the same facts', async () => {
+    await openView('Knowledge graph');
+    await graph.getByRole('searchbox', { name: 'Search words' }).fill('Ada');
+    await graph.getByRole('button', { name: 'Search', exact: true }).click();
     await node('Ada').waitFor();
     await node('Golang').waitFor();
-    assert.equal(await page.locator('[data-testid="kg-drawing"] g.edge').count(), 2);
-    await page.getByRole('region', { name: 'Links' }).getByText('works on').waitFor();
+    assert.equal(await graph.locator('[data-testid="kg-drawing"] g.edge').count(), 2);
+    await graph.getByRole('region', { name: 'Links' }).getByText('works on').waitFor();
     await node('Golang').hover();
-    await page.getByTestId('kg-peek').getByText('The language of the backend').waitFor();
+    await graph.getByTestId('kg-peek').getByText('The language of the backend').waitFor();
     await node('Golang').click();
-    await page.locator('.summary b', { hasText: 'Golang' }).waitFor();
+    await graph.locator('.summary b', { hasText: 'Golang' }).waitFor();
     await node('Golang').focus();
     await page.keyboard.press('Tab');
     assert.match((await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))) ?? '', /search around it/);
@@ -142,69 +142,101 @@ async function main() {
   });
 
   await step('UI: add an entity and link it; the bindings and the CLI see them', async () => {
-    await page.getByRole('button', { name: '+ Entity' }).click();
-    const form = page.getByRole('form', { name: 'Add an entity' });
+    await graph.getByRole('button', { name: '+ Entity' }).click();
+    const form = page.getByRole('form', { name: 'Add an entity' }); // a modal, outside the view
     await form.getByLabel('Name').fill('Grace');
     await form.getByLabel('Type', { exact: true }).selectOption('person');
     await form.getByLabel('Description').fill('Reviews the runtime');
     await form.getByRole('button', { name: 'Add entity' }).click();
-    await page.getByText('Added Grace.').waitFor();
+    await graph.getByText('Added Grace.').waitFor();
     await node('Grace').waitFor();
     const grace = (await go('SearchKnowledge', 'default', 'Grace', '', 0, 1, '')).seeds[0];
     assert.equal(grace.agent, 'default');
     // Both on show, link Grace to Warren.
-    await page.getByRole('searchbox', { name: 'Search words' }).fill('Warren Grace');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await graph.getByRole('searchbox', { name: 'Search words' }).fill('Warren Grace');
+    await graph.getByRole('button', { name: 'Search', exact: true }).click();
     await node('Grace').waitFor();
-    await page.getByRole('button', { name: 'Link Grace to…' }).click();
+    await graph.getByRole('button', { name: 'Link Grace to…' }).click();
     const link = page.getByRole('form', { name: 'Link two entities' });
     await link.getByLabel('Relation', { exact: true }).selectOption('works_on');
     await link.getByLabel('To', { exact: true }).selectOption({ label: 'Warren (project)' });
     await link.getByRole('button', { name: 'Link' }).click();
-    await page.getByText('Linked: Grace works on Warren.').waitFor();
+    await graph.getByText('Linked: Grace works on Warren.').waitFor();
     const shown = JSON.parse(cli('kg', 'show', String(grace.id), '--agent', 'default', '--json'));
     assert.ok(shown.relations.some((r) => r.type === 'works_on' && r.dst_name === 'Warren'), JSON.stringify(shown.relations));
   });
 
   await step('UI: delete an entity after confirming; it is gone for the CLI', async () => {
-    const entities = page.getByRole('region', { name: 'Entities' });
+    const entities = graph.getByRole('region', { name: 'Entities' });
     await entities.getByRole('button', { name: 'Delete Grace' }).click();
     await entities.getByRole('button', { name: 'Delete entity' }).click();
-    await page.getByText('Deleted Grace.').waitFor();
+    await graph.getByText('Deleted Grace.').waitFor();
     await node('Grace').waitFor({ state: 'detached' });
     assert.deepEqual(names(await go('SearchKnowledge', 'default', 'Grace', '', 0, 1, '')), []);
   });
 
-  await step('UI: the Skills panel lists skills and problems, shows instructions, imports and removes', async () => {
-    await page.goto(`http://${addr}/?panel=skills`, { waitUntil: 'domcontentloaded' });
-    await page.waitForFunction(() => typeof window.go?.app?.App?.AgentSkills === 'function');
-    await page.getByRole('button', { name: /release-notes/ }).click();
-    const detail = page.getByRole('region', { name: 'Skill release-notes' });
+  await step('UI: the Skills view lists skills and problems, shows instructions, imports, grants per agent and removes', async () => {
+    await openView('Skills');
+    await skillsView.getByRole('button', { name: /release-notes/ }).click();
+    const detail = skillsView.getByRole('region', { name: 'Skill release-notes' });
     await detail.locator('strong', { hasText: 'merged' }).waitFor();
-    await page.getByRole('region', { name: 'Folders that are not skills' }).locator('[data-problem="Bad_Name"]').waitFor();
-    await page.getByRole('button', { name: 'Import a skill folder…' }).click();
-    const form = page.getByRole('form', { name: 'Import a skill folder' });
+    await skillsView.getByRole('region', { name: 'Folders that are not skills' }).locator('[data-problem="Bad_Name"]').waitFor();
+    await skillsView.getByRole('button', { name: 'Import a skill folder…' }).click();
+    const form = skillsView.getByRole('form', { name: 'Import a skill folder' });
     await form.getByLabel('Skill folder').fill(path.join(imports, 'weekly-report'));
     await form.getByRole('button', { name: 'Import' }).click();
-    await page.getByText(/Imported weekly-report \(v\d+\) for every agent\./).waitFor();
-    assert.match(cli('skills', 'list'), /weekly-report\s+managed v\d+/);
+    await skillsView.getByText(/Imported weekly-report \(v\d+\) for every agent\./).waitFor();
+    assert.match(cli('skills', 'list'), /weekly-report\s+managed v\d+\s+every agent/);
     await page.screenshot({ path: path.join(outDir, 'skills.png') });
-    const imported = page.getByRole('region', { name: 'Skill weekly-report' });
+    const imported = skillsView.getByRole('region', { name: 'Skill weekly-report' });
+    // Which agents have it: every agent off, then default on, seen by the CLI.
+    const grants = imported.getByRole('group', { name: 'Agents with weekly-report' });
+    await grants.getByRole('checkbox', { name: 'every agent' }).uncheck();
+    await skillsView.getByRole('region', { name: 'Published skills default does not have' }).getByRole('button', { name: /weekly-report/ }).waitFor();
+    assert.match(cli('skills', 'show', 'weekly-report'), /granted to:\s+no agent/);
+    await grants.getByRole('checkbox', { name: 'default', exact: true }).check();
+    await imported.locator('dd', { hasText: /^default$/ }).waitFor();
+    assert.match(cli('skills', 'list'), /weekly-report\s+managed v\d+\s+default/);
     await imported.getByRole('button', { name: 'Remove weekly-report' }).click();
     await imported.getByRole('button', { name: 'Remove skill' }).click();
-    await page.getByText('Removed weekly-report.').waitFor();
+    await skillsView.getByText('Removed weekly-report.').waitFor();
     assert.doesNotMatch(cli('skills', 'list'), /weekly-report/);
+  });
+
+  await step('UI: the palette opens the Memory views and imports a folder for search_documents; the CLI lists it', async () => {
+    const palette = async (words) => {
+      await page.keyboard.press('Control+k');
+      await page.getByRole('combobox', { name: 'Command' }).fill(words);
+      await page.keyboard.press('Enter');
+    };
+    const views = memory.getByRole('group', { name: 'Memory views' });
+    await palette('knowledge graph');
+    assert.equal(await views.getByRole('button', { name: 'Knowledge graph' }).getAttribute('aria-pressed'), 'true');
+    await palette('memory: skills');
+    assert.equal(await views.getByRole('button', { name: 'Skills', exact: true }).getAttribute('aria-pressed'), 'true');
+    const notes = tempDir('warren-e2e-notes-');
+    fs.writeFileSync(path.join(notes, 'boiler.md'), '# Boiler\n\nThe boiler is serviced every March.\n');
+    await palette('import a folder');
+    const form = memory.getByRole('form', { name: 'Import a folder' });
+    await form.getByLabel('Folder', { exact: true }).fill(notes);
+    await form.getByRole('button', { name: 'Import' }).click();
+    const folders = memory.getByRole('region', { name: 'Imported folders' });
+    await folders.getByText(/every agent · 1 file/).waitFor();
+    assert.ok(cli('memory', 'folders').includes(notes));
+    await folders.getByRole('button', { name: `Forget ${notes}` }).click();
+    await folders.getByRole('button', { name: 'Forget folder' }).click();
+    await folders.waitFor({ state: 'detached' });
+    assert.match(cli('memory', 'folders'), /no imported folders/);
   });
 
   await step('UI at 900×600 in dark mode: the graph and the list both show', async () => {
     await page.setViewportSize({ width: 900, height: 600 });
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.goto(`http://${addr}/?panel=knowledge`, { waitUntil: 'domcontentloaded' });
-    await page.waitForFunction(() => typeof window.go?.app?.App?.SearchKnowledge === 'function');
-    await page.getByRole('searchbox', { name: 'Search words' }).fill('Ada');
-    await page.getByRole('searchbox', { name: 'Search words' }).press('Enter');
+    await openView('Knowledge graph');
+    await graph.getByRole('searchbox', { name: 'Search words' }).fill('Ada');
+    await graph.getByRole('searchbox', { name: 'Search words' }).press('Enter');
     await node('Warren').waitFor();
-    assert.ok(await page.getByRole('button', { name: 'Edit Ada' }).isVisible());
+    assert.ok(await graph.getByRole('button', { name: 'Edit Ada' }).isVisible());
     await page.screenshot({ path: path.join(outDir, 'knowledge-graph-small-dark.png') });
   });
 

@@ -31,5 +31,9 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     include: ['tests/**/*.test.ts'],
+    // Generous limits: CI has two cores and runs the Go tests beside
+    // vitest's workers; a test that hangs still fails, just later.
+    testTimeout: 30_000,
+    setupFiles: ['tests/setup.ts'],
   },
 });

@@ -30,9 +30,9 @@
 #                           themselves, a message shows in the activity feed,
 #                           and the window is killed (SIGKILL) mid-turn and
 #                           started again: the orphan runs again, nothing stuck
-#   e2e/knowledge.e2e.mjs   skills on disk, imported and removed, and the
+#   e2e/knowledge.e2e.mjs   skills on disk, imported, granted and removed, and the
 #                           knowledge graph edited and searched, through the
-#                           bindings, the CLI and the two views
+#                           bindings, the CLI and the Memory tab's two views
 #   e2e/memory.e2e.mjs      the Memory tab: documents from the bindings, the UI
 #                           and an agent's write_file (CLI, shown live), the
 #                           builtin embedder's vectors filling, a

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -50,6 +51,71 @@ func TestSkillsCLI(t *testing.T) {
 	for _, bad := range [][]string{{"skills", "remove", "release-notes"}, {"skills", "add", t.TempDir()}, {"skills", "show", "nope"}, {"skills", "frob"}} {
 		if r := warren(t, dir, bad...); r.code == 0 || r.stderr == "" {
 			t.Fatalf("%v: %+v", bad, r)
+		}
+	}
+}
+
+// TestSkillsGrantCLI: a skill published for one agent is granted to
+// another after the fact, shown with its grants, and revoked; bad grants
+// get clear errors.
+func TestSkillsGrantCLI(t *testing.T) {
+	t.Parallel()
+	dir, src := t.TempDir(), filepath.Join(t.TempDir(), "budget-check")
+	if err := os.MkdirAll(src, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "SKILL.md"), []byte("---\nname: budget-check\ndescription: Check a budget.\n---\nSum it.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, dir, "agents", "add", "helper", "--type", "predefined")
+	mustRun(t, dir, "skills", "add", src, "--agent", "default")
+	if r := mustRun(t, dir, "skills", "list", "--agent", "helper"); strings.Contains(r.stdout, "budget-check") {
+		t.Fatalf("helper has it before the grant: %+v", r)
+	}
+	// The file tools read a published skill's files only for agents granted it.
+	managed := filepath.Join(dir, "skills", "budget-check", "v1", "SKILL.md")
+	readArgs := `{"path":` + strconv.Quote(managed) + `}`
+	if r := mustRun(t, dir, "tool", "call", "read_file", readArgs, "--agent", "default"); !strings.Contains(r.stdout, "Sum it.") {
+		t.Fatalf("default reads its published skill: %+v", r)
+	}
+	if r := warren(t, dir, "tool", "call", "read_file", readArgs, "--agent", "helper"); r.code == 0 || strings.Contains(r.stdout, "Sum it.") {
+		t.Fatalf("helper read a skill it was not granted: %+v", r)
+	}
+	if r := warren(t, dir, "tool", "call", "write_file", `{"path":`+strconv.Quote(managed)+`,"content":"x"}`, "--agent", "default", "--approve", "yes"); r.code == 0 {
+		t.Fatalf("a published skill was written: %+v", r)
+	}
+	if r := mustRun(t, dir, "skills", "grant", "budget-check", "--agent", "helper"); !strings.Contains(r.stdout, "granted to: default, helper") {
+		t.Fatalf("grant: %+v", r)
+	}
+	if r := mustRun(t, dir, "skills", "list", "--agent", "helper"); !strings.Contains(r.stdout, "GRANTED TO") || !strings.Contains(r.stdout, "default, helper") {
+		t.Fatalf("list after grant: %+v", r)
+	}
+	if r := mustRun(t, dir, "tool", "call", "read_file", readArgs, "--agent", "helper"); !strings.Contains(r.stdout, "Sum it.") {
+		t.Fatalf("helper reads the skill once granted: %+v", r)
+	}
+	mustRun(t, dir, "skills", "revoke", "budget-check", "--agent", "default")
+	if r := warren(t, dir, "tool", "call", "read_file", readArgs, "--agent", "default"); r.code == 0 {
+		t.Fatalf("default reads the skill after the revoke: %+v", r)
+	}
+	if r := mustRun(t, dir, "skills", "list"); strings.Contains(r.stdout, "budget-check") {
+		t.Fatalf("default keeps it after revoke: %+v", r)
+	}
+	// show finds a published skill the agent was not granted, with grants.
+	if r := mustRun(t, dir, "skills", "show", "budget-check"); !strings.Contains(r.stdout, "granted to:  helper") {
+		t.Fatalf("show: %+v", r)
+	}
+	mustRun(t, dir, "skills", "grant", "budget-check", "--agent", "*")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"skills", "revoke", "budget-check", "--agent", "helper"}, "every agent"},
+		{[]string{"skills", "grant", "budget-check", "--agent", "mallory"}, "no such agent"},
+		{[]string{"skills", "grant", "nope", "--agent", "helper"}, "no published skill"},
+		{[]string{"skills", "grant", "budget-check"}, "--agent"},
+	} {
+		if r := warren(t, dir, c.args...); r.code == 0 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: %+v, want %q", c.args, r, c.want)
 		}
 	}
 }

@@ -141,24 +141,6 @@ func (s *Store) Published(ctx context.Context, agent string) ([]Skill, error) {
 	return out, nil
 }
 
-// Grants lists the agents a published skill is granted to.
-func (s *Store) Grants(ctx context.Context, name string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT agent FROM skill_grants WHERE name = ? ORDER BY agent", name)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var a string
-		if err := rows.Scan(&a); err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
-}
-
 func (s *Store) versionDir(name string, v int) string {
 	return filepath.Join(s.dir, name, "v"+strconv.Itoa(v))
 }

@@ -187,6 +187,7 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		ContextFiles: w.db,
 		Memory:       memoryFiles{w.memory, w},
 		HardLinks:    func() bool { return w.settings.bool(SettingAllowHardLinks) },
+		SkillDirs:    w.skillDirs,
 		Started:      time.Now(),
 		Runtime:      shellDeps,
 		Credentialed: credexec.Deps{Store: w.creds, Workspace: w.workspace, Host: hostFunc(w.hostRunner), Secret: w.scrubber.AddValues},

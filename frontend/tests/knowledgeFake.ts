@@ -20,6 +20,8 @@ export interface KnowledgeFakeState {
   grants: Record<string, string[]>;
   /** Folders importSkill accepts: dir → the skill it holds. */
   folders: Record<string, Pick<Skill, 'name' | 'description'> & { body?: string }>;
+  /** Published skills no agent holds any more (revoked from all). */
+  published: Record<string, Skill>;
   entities: KgEntity[];
   relations: KgRelation[];
   /** When set, the next graph or skill call rejects with it. */
@@ -36,8 +38,15 @@ export function makeEntity(over: Partial<KgEntity> = {}): KgEntity {
 }
 
 export function knowledgeFake() {
-  const state: KnowledgeFakeState = { skills: {}, problems: {}, bodies: {}, grants: {}, folders: {}, entities: [], relations: [], failNext: null, searches: [] };
+  const state: KnowledgeFakeState = { skills: {}, problems: {}, bodies: {}, grants: {}, folders: {}, published: {}, entities: [], relations: [], failNext: null, searches: [] };
   let nextId = 100;
+
+  /** Every published skill: those agents hold and those no agent holds. */
+  function published(): Skill[] {
+    const byName = new Map<string, Skill>(Object.entries(state.published));
+    for (const s of Object.values(state.skills).flat()) if (s.source === 'managed') byName.set(s.name, s);
+    return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
 
   function check() {
     if (state.failNext) {
@@ -101,11 +110,12 @@ export function knowledgeFake() {
     }),
     skill: vi.fn(async (agent: string, name: string): Promise<SkillDetail> => {
       check();
-      const s = (state.skills[agent] ?? []).find((x) => x.name === name);
+      // Like the backend: a published skill opens from any agent.
+      const s = (state.skills[agent] ?? []).find((x) => x.name === name) ?? published().find((x) => x.name === name);
       if (!s) throw 'skill not found';
       return structuredClone({ skill: s, body: state.bodies[name] ?? '', grants: s.source === 'managed' ? (state.grants[name] ?? []) : [] });
     }),
-    publishedSkills: vi.fn(async () => structuredClone(Object.values(state.skills).flat().filter((s) => s.source === 'managed'))),
+    publishedSkills: vi.fn(async () => structuredClone(published())),
     importSkill: vi.fn(async (dir: string, agent: string): Promise<Skill> => {
       check();
       const f = state.folders[dir];
@@ -118,8 +128,28 @@ export function knowledgeFake() {
         state.skills[a] = [...(state.skills[a] ?? []).filter((x) => x.name !== f.name), s];
       return structuredClone(s);
     }),
+    grantSkill: vi.fn(async (name: string, agent: string) => {
+      check();
+      const s = published().find((x) => x.name === name);
+      if (!s) throw `skill not found: no published skill "${name}"`;
+      state.grants[name] = [...new Set([...(state.grants[name] ?? []), agent])].sort();
+      for (const a of agent === '*' ? Object.keys(state.skills) : [agent])
+        if (!(state.skills[a] ?? []).some((x) => x.name === name)) state.skills[a] = [...(state.skills[a] ?? []), s];
+    }),
+    revokeSkill: vi.fn(async (name: string, agent: string) => {
+      check();
+      const grants = state.grants[name] ?? [];
+      if (agent !== '*' && grants.includes('*')) throw `skill not found: skill ${name} is granted to every agent (*), so ${agent} keeps it`;
+      if (!grants.includes(agent)) throw `skill not found: skill ${name} is not granted to ${agent}`;
+      const s = published().find((x) => x.name === name);
+      if (s) state.published[name] = s;
+      state.grants[name] = grants.filter((g) => g !== agent);
+      for (const a of agent === '*' ? Object.keys(state.skills) : [agent])
+        if (!state.grants[name].includes(a)) state.skills[a] = (state.skills[a] ?? []).filter((x) => x.name !== name);
+    }),
     removeSkill: vi.fn(async (name: string) => {
       check();
+      delete state.published[name];
       for (const a of Object.keys(state.skills)) state.skills[a] = state.skills[a].filter((s) => !(s.name === name && s.source === 'managed'));
       delete state.grants[name];
     }),

@@ -3,7 +3,7 @@
 // paths checked, global/agent/user owners), a keyword search that reports
 // channel ranks, and "memory:index" events on demand.
 import { vi } from 'vitest';
-import type { MemoryDoc, MemoryEmbedderSetting, MemoryIndexStatus, MemorySearchResult, MemoryVersion } from '../src/lib/memoryTypes';
+import type { MemoryDoc, MemoryEmbedderSetting, MemoryFolder, MemoryIndexStatus, MemorySearchResult, MemoryVersion } from '../src/lib/memoryTypes';
 
 const NOW = '2026-01-02T03:04:05Z';
 
@@ -17,6 +17,11 @@ export interface MemoryFakeState {
   /** Embedders setMemoryEmbedder refuses, with the Go error text. */
   refuse: Record<string, string>;
   reindexed: number;
+  folders: MemoryFolder[];
+  /** Paths importMemoryFolder accepts (others "no such file or directory"), with their file count. */
+  dirs: Record<string, number>;
+  /** What the native folder dialog answers ("" = cancelled); null: the window has none. */
+  chosenFolder: string | null;
 }
 
 const key = (agent: string, user: string, path: string) => `${agent}\u0000${user}\u0000${path}`;
@@ -49,6 +54,9 @@ export function memoryFake() {
     nextResult: null,
     refuse: {},
     reindexed: 0,
+    folders: [],
+    dirs: {},
+    chosenFolder: null,
   };
   let listener: ((st: MemoryIndexStatus) => void) | null = null;
   let seq = 0;
@@ -130,6 +138,26 @@ export function memoryFake() {
     memoryStatus: vi.fn(async () => structuredClone(state.status)),
     reindexMemory: vi.fn(async () => {
       state.reindexed++;
+    }),
+    canChooseFolders: vi.fn(async () => state.chosenFolder !== null),
+    chooseFolder: vi.fn(async (_title: string) => {
+      if (state.chosenFolder === null) throw "no folder dialog here: type the folder's path";
+      return state.chosenFolder;
+    }),
+    memoryFolders: vi.fn(async () => structuredClone(state.folders)),
+    // Like memory.Store.AddFolder: an existing folder, once per agent.
+    importMemoryFolder: vi.fn(async (dir: string, agent: string) => {
+      const path = dir.trim();
+      if (!(path in state.dirs)) throw `import ${path}: stat ${path}: no such file or directory`;
+      if (state.folders.some((f) => f.path === path && f.agent === agent))
+        throw `import: ${path} is already imported ${agent ? `for agent ${agent}` : 'for every agent'}`;
+      const f: MemoryFolder = { id: ++seq, agent, path, added: NOW, scanned: NOW, files: state.dirs[path], skipped: 0 };
+      state.folders.push(f);
+      return structuredClone(f);
+    }),
+    forgetMemoryFolder: vi.fn(async (id: number) => {
+      if (!state.folders.some((f) => f.id === id)) throw `not found: no imported folder ${id}`;
+      state.folders = state.folders.filter((f) => f.id !== id);
     }),
     memoryEmbedder: vi.fn(async () => ({ ...state.embedder })),
     setMemoryEmbedder: vi.fn(async (s: MemoryEmbedderSetting) => {

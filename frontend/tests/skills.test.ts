@@ -106,3 +106,48 @@ describe('SkillsPanel', () => {
     expect(await screen.findByRole('region', { name: 'Skill weekly-report' })).toBeTruthy();
   });
 });
+
+describe('SkillsPanel grants', () => {
+  it('grants a published skill to another agent after the fact and revokes it', async () => {
+    const api = seeded();
+    api.kg.state.grants['pdf-forms'] = ['default'];
+    const user = userEvent.setup();
+    render(SkillsPanel, { api, active: true });
+    await user.click(await screen.findByRole('button', { name: /pdf-forms/ }));
+    const detail = await screen.findByRole('region', { name: 'Skill pdf-forms' });
+    const grants = await within(detail).findByRole('group', { name: 'Agents with pdf-forms' });
+    const reviewer = within(grants).getByRole('checkbox', { name: 'reviewer' }) as HTMLInputElement;
+    expect(reviewer.checked).toBe(false);
+    await user.click(reviewer);
+    await waitFor(() => expect(api.grantSkill).toHaveBeenCalledWith('pdf-forms', 'reviewer'));
+    await waitFor(() => expect(within(detail).getByText('default, reviewer')).toBeTruthy());
+    expect(api.kg.state.skills.reviewer.some((s) => s.name === 'pdf-forms')).toBe(true);
+
+    // Every agent: the others are covered and locked.
+    await user.click(within(grants).getByRole('checkbox', { name: 'every agent' }));
+    await waitFor(() => expect(api.grantSkill).toHaveBeenCalledWith('pdf-forms', '*'));
+    await waitFor(() => expect((within(grants).getByRole('checkbox', { name: 'default' }) as HTMLInputElement).disabled).toBe(true));
+    expect(within(detail).getByText(/Every agent has it/)).toBeTruthy();
+    await user.click(within(grants).getByRole('checkbox', { name: 'every agent' }));
+    await waitFor(() => expect(api.revokeSkill).toHaveBeenCalledWith('pdf-forms', '*'));
+
+    // Revoking the agent the view is for: the skill moves to "not for default", still open.
+    await waitFor(() => expect((within(grants).getByRole('checkbox', { name: 'default' }) as HTMLInputElement).disabled).toBe(false));
+    await user.click(within(grants).getByRole('checkbox', { name: 'default' }));
+    await waitFor(() => expect(api.revokeSkill).toHaveBeenCalledWith('pdf-forms', 'default'));
+    const others = await screen.findByRole('region', { name: 'Published skills default does not have' });
+    expect(within(others).getByRole('button', { name: /pdf-forms/ })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Skill pdf-forms' })).toBeTruthy();
+  });
+
+  it('says why a grant change failed', async () => {
+    const api = seeded();
+    const user = userEvent.setup();
+    render(SkillsPanel, { api, active: true });
+    await user.click(await screen.findByRole('button', { name: /pdf-forms/ }));
+    const grants = await screen.findByRole('group', { name: 'Agents with pdf-forms' });
+    api.kg.state.failNext = 'no such agent: "reviewer"';
+    await user.click(within(grants).getByRole('checkbox', { name: 'reviewer' }));
+    expect((await within(grants).findByRole('alert')).textContent).toMatch(/no such agent/);
+  });
+});

@@ -26,6 +26,9 @@ type Deps struct {
 	Memory fs.MemoryStore
 	// HardLinks reports whether the file tools may use hard-linked files.
 	HardLinks func() bool
+	// SkillDirs lists the skill folders outside the workspace the read-only
+	// file tools may read for the calling agent; nil: none.
+	SkillDirs fs.SkillDirs
 	// Started is when Warren started.
 	Started time.Time
 	// Runtime wires exec and process (runners, approvals).
@@ -44,6 +47,7 @@ func Tools(d Deps) ([]tools.Tool, error) {
 		StateDir:       d.StateDir,
 		ContextFiles:   d.ContextFiles,
 		AllowHardLinks: d.HardLinks,
+		SkillDirs:      d.SkillDirs,
 		Interceptors:   []fs.Interceptor{fs.NewMemoryInterceptor(d.Memory)},
 	})
 	if err != nil {

@@ -57,6 +57,10 @@ type Deps struct {
 	// are refused and skipped by search. Read at each call (a setting the
 	// user can change); nil means off.
 	AllowHardLinks func() bool
+	// SkillDirs, when set, lists the skill folders whose files the read-only
+	// tools (read_file, list_files, glob, search) may read outside the
+	// workspace; nil allows none.
+	SkillDirs SkillDirs
 }
 
 // PathDenyable is implemented by every tool Tools returns (the seed's
@@ -74,6 +78,8 @@ type env struct {
 	maxWrite  int64
 	// hardLinks is Deps.AllowHardLinks.
 	hardLinks func() bool
+	// skillDirs is Deps.SkillDirs (skilldirs.go).
+	skillDirs SkillDirs
 }
 
 // allowHardLinks reports the setting now.
@@ -133,7 +139,7 @@ func newEnv(deps Deps) (*env, error) {
 		}
 		chain = append(chain, in)
 	}
-	return &env{workspace: deps.Workspace, paths: res, chain: chain, maxWrite: maxWrite, hardLinks: deps.AllowHardLinks}, nil
+	return &env{workspace: deps.Workspace, paths: res, chain: chain, maxWrite: maxWrite, hardLinks: deps.AllowHardLinks, skillDirs: deps.SkillDirs}, nil
 }
 
 // resolve checks an agent-supplied path against the call's workspace. On
@@ -149,11 +155,7 @@ func (e *env) resolveDir(ctx context.Context, p string) (paths.Resolved, tools.R
 }
 
 func (e *env) resolveWith(ctx context.Context, p string, fn func(ws, p string) (paths.Resolved, error)) (paths.Resolved, tools.Result, bool) {
-	ws := tools.WorkspaceFrom(ctx)
-	if ws == "" {
-		ws = e.workspace
-	}
-	res, err := fn(ws, p)
+	res, err := fn(e.callWorkspace(ctx), p)
 	if err != nil {
 		return res, failure(p, "resolve", err), false
 	}

@@ -47,7 +47,7 @@ func (e *env) glob(ctx context.Context, p GlobParams) (tools.Result, error) {
 	}
 	// The literal prefix goes through the same checks as any path, so a
 	// pattern cannot start outside the workspace or inside a denied dir.
-	res, fail, ok := e.resolveDir(ctx, base)
+	res, fail, ok := e.resolveRead(ctx, base, true)
 	if !ok {
 		return fail, nil
 	}

@@ -21,7 +21,7 @@ type world struct {
 
 // newWorld builds the tree and a registry with all eight tools. configure may
 // adjust the deps before the tools are built.
-func newWorld(t *testing.T, configure ...func(*Deps)) *world {
+func newWorld(t testing.TB, configure ...func(*Deps)) *world {
 	t.Helper()
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -84,7 +84,7 @@ func newWorld(t *testing.T, configure ...func(*Deps)) *world {
 	return w
 }
 
-func writeFile(t *testing.T, file, content string) {
+func writeFile(t testing.TB, file, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		t.Fatal(err)

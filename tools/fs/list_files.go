@@ -48,7 +48,7 @@ func (e *env) listFiles(ctx context.Context, p ListFilesParams) (tools.Result, e
 	if p.Path == "" {
 		p.Path = "."
 	}
-	res, fail, ok := e.resolveDir(ctx, p.Path)
+	res, fail, ok := e.resolveRead(ctx, p.Path, true)
 	if !ok {
 		return fail, nil
 	}

@@ -40,7 +40,7 @@ func (e *env) readFile(ctx context.Context, p ReadFileParams) (tools.Result, err
 	if p.EndLine > 0 && p.StartLine > p.EndLine {
 		return tools.Errorf(tools.CodeValidation, "start_line %d is after end_line %d", p.StartLine, p.EndLine), nil
 	}
-	res, fail, ok := e.resolve(ctx, p.Path)
+	res, fail, ok := e.resolveRead(ctx, p.Path, false)
 	if !ok {
 		return fail, nil
 	}

@@ -61,7 +61,7 @@ func (e *env) search(ctx context.Context, p SearchParams) (tools.Result, error) 
 	if p.Path == "" {
 		p.Path = "."
 	}
-	res, fail, ok := e.resolveDir(ctx, p.Path)
+	res, fail, ok := e.resolveRead(ctx, p.Path, true)
 	if !ok {
 		return fail, nil
 	}

@@ -3,6 +3,7 @@
 import * as App from '../../wailsjs/go/app/App';
 import { ClipboardSetText, EventsOn } from '../../wailsjs/runtime/runtime';
 import { knowledgeCalls } from './knowledgeApi';
+import { memoryFolderCalls } from './memoryFoldersApi';
 import { safeUrl } from './markdown';
 import type {
   Agent,
@@ -58,7 +59,7 @@ import type {
   TeamTalk,
 } from './types';
 import { indexStatusFromWire } from './memory';
-import type { MemoryDoc, MemoryEmbedderSetting, MemoryIndexStatus, MemorySearchResult, MemoryVersion } from './memoryTypes';
+import type { MemoryDoc, MemoryEmbedderSetting, MemoryFolder, MemoryIndexStatus, MemorySearchResult, MemoryVersion } from './memoryTypes';
 import type { KgEntity, KgGraph, KgQuery, KgRelation, KgVocabulary } from './knowledgeTypes';
 import type { Skill, SkillDetail, SkillList } from './skillTypes';
 
@@ -275,6 +276,16 @@ export interface WarrenApi {
   onTeamEvent(handler: (ev: TeamEvent) => void): () => void;
   /** Sends the user's message to a team's lead (a team request; a plain chat turn when orchestration is off). */
   talkToTeamLead(team: string, session: string, prompt: string): Promise<TeamTalk>;
+  // ---- Native folder dialog (imports); the text fields stay for keyboards ----
+  canChooseFolders(): Promise<boolean>;
+  /** The chosen folder's path, or "" when cancelled. */
+  chooseFolder(title: string): Promise<string>;
+  // ---- Memory's imported folders (search_documents) ----
+  memoryFolders(): Promise<MemoryFolder[]>;
+  /** Imports a folder for one agent ("" every agent); its vectors fill in the background. */
+  importMemoryFolder(dir: string, agent: string): Promise<MemoryFolder>;
+  /** Forgets an imported folder and its documents (the files stay). */
+  forgetMemoryFolder(id: number): Promise<void>;
   // ---- Memory (issue 13 §6): agent "" = global, user "" = the agent's shared copy ----
   /** Documents without content, newest first: an agent's (with the global ones), or the global ones only. */
   memoryDocs(agent: string, globalOnly: boolean): Promise<MemoryDoc[]>;
@@ -306,6 +317,10 @@ export interface WarrenApi {
   importSkill(dir: string, agent: string): Promise<Skill>;
   /** Deletes a published skill (every version). */
   removeSkill(name: string): Promise<void>;
+  /** Gives a published skill to an agent after the fact ("*": every agent). */
+  grantSkill(name: string, agent: string): Promise<void>;
+  /** Takes a published skill away from an agent ("*": the every-agent grant). */
+  revokeSkill(name: string, agent: string): Promise<void>;
   knowledgeVocabulary(): Promise<KgVocabulary>;
   searchKnowledge(q: KgQuery): Promise<KgGraph>;
   /** agent "" adds to the global graph. */
@@ -534,6 +549,7 @@ export const wailsApi: WarrenApi = {
   setMemoryEmbedder: (s) => App.SetMemoryEmbedder(s as never),
   onMemoryIndex: (handler) => subscribe(memoryEventName, (ev: unknown) => handler(indexStatusFromWire(ev))),
   ...knowledgeCalls(),
+  ...memoryFolderCalls(),
 };
 
 /** "team:event" carries the bus event ({topic, time, payload: teams.Event}); the UI wants the teams.Event. */

@@ -49,7 +49,17 @@ export type CommandAction =
   | { kind: 'session'; session: string; agent: string }
   | { kind: 'shortcuts' }
   | { kind: 'setup' }
-  | { kind: 'search-memory' };
+  | { kind: 'search-memory' }
+  | ({ kind: 'memory' } & MemoryRequest);
+
+/** The Memory tab's views. */
+export type MemoryView = 'documents' | 'skills' | 'graph';
+
+/** A palette command for the Memory tab: the view to show, then what to do there. */
+export interface MemoryRequest {
+  view: MemoryView;
+  then?: 'import' | 'rebuild';
+}
 
 export interface Command {
   id: string;
@@ -74,7 +84,18 @@ export function buildCommands(opts: {
     { id: 'new-chat', title: 'New chat', group: 'Actions', hint: `${mod}+N`, action: { kind: 'new-chat' } },
     { id: 'setup', title: 'Run the first-run setup again', group: 'Actions', action: { kind: 'setup' } },
     { id: 'shortcuts', title: 'Keyboard shortcuts', group: 'Actions', hint: '?', action: { kind: 'shortcuts' } },
-    { id: 'search-memory', title: 'Search memory', name: 'Memory', group: 'Actions', action: { kind: 'search-memory' } },
+    { id: 'search-memory', title: 'Search memory…', name: 'Memory', group: 'Actions', action: { kind: 'search-memory' } },
+    { id: 'memory:documents', title: 'Memory: Documents', name: 'Documents', group: 'Actions', action: { kind: 'memory', view: 'documents' } },
+    { id: 'memory:skills', title: 'Memory: Skills', name: 'Skills', group: 'Actions', action: { kind: 'memory', view: 'skills' } },
+    { id: 'memory:graph', title: 'Memory: Knowledge graph', name: 'Knowledge graph', group: 'Actions', action: { kind: 'memory', view: 'graph' } },
+    { id: 'memory:import', title: 'Import a folder…', name: 'Memory', group: 'Actions', hint: 'Memory', action: { kind: 'memory', view: 'documents', then: 'import' } },
+    {
+      id: 'memory:rebuild',
+      title: 'Rebuild the memory index',
+      name: 'Memory',
+      group: 'Actions',
+      action: { kind: 'memory', view: 'documents', then: 'rebuild' },
+    },
   ];
   opts.sections.forEach((s, i) =>
     out.push({ id: `section:${s.id}`, title: `Go to ${s.label}`, name: s.label, group: 'Sections', hint: `Alt+${sectionDigit(i)}`, action: { kind: 'section', id: s.id } }),

@@ -13,6 +13,8 @@ export function knowledgeCalls(): Pick<
   | 'publishedSkills'
   | 'importSkill'
   | 'removeSkill'
+  | 'grantSkill'
+  | 'revokeSkill'
   | 'knowledgeVocabulary'
   | 'searchKnowledge'
   | 'addKnowledgeEntity'
@@ -33,6 +35,8 @@ export function knowledgeCalls(): Pick<
     publishedSkills: async () => ((await App.PublishedSkills()) ?? []) as unknown as Skill[],
     importSkill: async (dir, agent) => (await App.ImportSkill(dir, agent)) as unknown as Skill,
     removeSkill: (name) => App.RemoveSkill(name),
+    grantSkill: (name, agent) => App.GrantSkill(name, agent),
+    revokeSkill: (name, agent) => App.RevokeSkill(name, agent),
     knowledgeVocabulary: async () => (await App.KnowledgeVocabulary()) as unknown as KgVocabulary,
     searchKnowledge: async (q) => {
       const g = (await App.SearchKnowledge(q.agent, q.query, q.entityType, q.entityID, q.depth, q.asOf)) as unknown as KgGraph;

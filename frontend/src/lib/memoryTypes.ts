@@ -91,3 +91,16 @@ export interface MemoryDocRef {
   user: string;
   path: string;
 }
+
+/** memory.Folder: a folder imported for search_documents. */
+export interface MemoryFolder {
+  id: number;
+  /** "" when every agent searches it. */
+  agent: string;
+  path: string;
+  added: string;
+  scanned?: string;
+  files: number;
+  skipped: number;
+  error?: string;
+}

@@ -960,6 +960,52 @@ export namespace memory {
 		    return a;
 		}
 	}
+	export class Folder {
+	    id: number;
+	    agent: string;
+	    path: string;
+	    // Go type: time
+	    added: any;
+	    // Go type: time
+	    scanned?: any;
+	    files: number;
+	    skipped: number;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Folder(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.agent = source["agent"];
+	        this.path = source["path"];
+	        this.added = this.convertValues(source["added"], null);
+	        this.scanned = this.convertValues(source["scanned"], null);
+	        this.files = source["files"];
+	        this.skipped = source["skipped"];
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Entity {
 	    id: number;
 	    agent: string;

@@ -56,11 +56,15 @@ export function BuildSandboxImage():Promise<podman.ImageReport>;
 
 export function CallTool(arg1:string,arg2:string,arg3:string):Promise<app.CallResult>;
 
+export function CanChooseFolders():Promise<boolean>;
+
 export function CanSaveFiles():Promise<boolean>;
 
 export function CancelSubagent(arg1:string,arg2:string):Promise<boolean>;
 
 export function CancelTeamTask(arg1:string,arg2:string,arg3:string):Promise<teams.Task>;
+
+export function ChooseFolder(arg1:string):Promise<string>;
 
 export function ClaudeDesktopOffer():Promise<warren.ClaudeDesktopOffer>;
 
@@ -116,9 +120,15 @@ export function FinishFirstRun():Promise<void>;
 
 export function FirstRunPending():Promise<boolean>;
 
+export function ForgetMemoryFolder(arg1:number):Promise<void>;
+
+export function GrantSkill(arg1:string,arg2:string):Promise<void>;
+
 export function ImportMCPSelection(arg1:warren.MCPImportRequest):Promise<warren.MCPImportReport>;
 
 export function ImportMCPServers(arg1:string,arg2:boolean):Promise<warren.MCPImportReport>;
+
+export function ImportMemoryFolder(arg1:string,arg2:string):Promise<memory.Folder>;
 
 export function ImportSkill(arg1:string,arg2:string):Promise<skills.Skill>;
 
@@ -145,6 +155,8 @@ export function MemoryDoc(arg1:string,arg2:string,arg3:string):Promise<memory.Do
 export function MemoryDocs(arg1:string,arg2:boolean):Promise<Array<memory.Doc>>;
 
 export function MemoryEmbedder():Promise<app.MemoryEmbedderSetting>;
+
+export function MemoryFolders():Promise<Array<memory.Folder>>;
 
 export function MemoryStatus():Promise<memory.IndexStatus>;
 
@@ -181,6 +193,8 @@ export function RetryTeamTask(arg1:string,arg2:string,arg3:string,arg4:string):P
 export function ReviewMCPRequest(arg1:number,arg2:boolean,arg3:string):Promise<void>;
 
 export function RevokeApproval(arg1:number):Promise<void>;
+
+export function RevokeSkill(arg1:string,arg2:string):Promise<void>;
 
 export function RunCronJobNow(arg1:string):Promise<cron.Job>;
 

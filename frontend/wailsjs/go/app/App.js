@@ -82,6 +82,10 @@ export function CallTool(arg1, arg2, arg3) {
   return window['go']['app']['App']['CallTool'](arg1, arg2, arg3);
 }
 
+export function CanChooseFolders() {
+  return window['go']['app']['App']['CanChooseFolders']();
+}
+
 export function CanSaveFiles() {
   return window['go']['app']['App']['CanSaveFiles']();
 }
@@ -92,6 +96,10 @@ export function CancelSubagent(arg1, arg2) {
 
 export function CancelTeamTask(arg1, arg2, arg3) {
   return window['go']['app']['App']['CancelTeamTask'](arg1, arg2, arg3);
+}
+
+export function ChooseFolder(arg1) {
+  return window['go']['app']['App']['ChooseFolder'](arg1);
 }
 
 export function ClaudeDesktopOffer() {
@@ -202,12 +210,24 @@ export function FirstRunPending() {
   return window['go']['app']['App']['FirstRunPending']();
 }
 
+export function ForgetMemoryFolder(arg1) {
+  return window['go']['app']['App']['ForgetMemoryFolder'](arg1);
+}
+
+export function GrantSkill(arg1, arg2) {
+  return window['go']['app']['App']['GrantSkill'](arg1, arg2);
+}
+
 export function ImportMCPSelection(arg1) {
   return window['go']['app']['App']['ImportMCPSelection'](arg1);
 }
 
 export function ImportMCPServers(arg1, arg2) {
   return window['go']['app']['App']['ImportMCPServers'](arg1, arg2);
+}
+
+export function ImportMemoryFolder(arg1, arg2) {
+  return window['go']['app']['App']['ImportMemoryFolder'](arg1, arg2);
 }
 
 export function ImportSkill(arg1, arg2) {
@@ -260,6 +280,10 @@ export function MemoryDocs(arg1, arg2) {
 
 export function MemoryEmbedder() {
   return window['go']['app']['App']['MemoryEmbedder']();
+}
+
+export function MemoryFolders() {
+  return window['go']['app']['App']['MemoryFolders']();
 }
 
 export function MemoryStatus() {
@@ -332,6 +356,10 @@ export function ReviewMCPRequest(arg1, arg2, arg3) {
 
 export function RevokeApproval(arg1) {
   return window['go']['app']['App']['RevokeApproval'](arg1);
+}
+
+export function RevokeSkill(arg1, arg2) {
+  return window['go']['app']['App']['RevokeSkill'](arg1, arg2);
 }
 
 export function RunCronJobNow(arg1) {
