@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/warren-dev/warren/tools/media"
 )
 
 // Setting is one user setting: `warren settings`, the window's settings.
@@ -45,6 +47,11 @@ var settingSpecs = map[string]settingSpec{
 	SettingMemoryGraph: {def: "false", check: parseBoolSetting,
 		desc: "after an agent writes a memory file, its own model extracts people, projects, places and how they relate " +
 			"into the knowledge graph (knowledge_graph_search); costs a model call per chunk"},
+	// Media provider chains (media.go).
+	media.SettingKey(media.KindImage):      mediaChainSpec("create_image (/v1/images/generations; default model gpt-image-1)"),
+	media.SettingKey(media.KindSpeech):     mediaChainSpec("tts and create_audio (/v1/audio/speech; default model tts-1; empty: espeak-ng on this machine)"),
+	media.SettingKey(media.KindTranscribe): mediaChainSpec("read_audio and read_video's audio (/v1/audio/transcriptions; default model whisper-1)"),
+	media.SettingKey(media.KindVision):     mediaChainSpec("read_image and read_video's frames (a vision chat model, OpenAI-compatible or Anthropic; the provider's default model unless NAME:MODEL)"),
 	// First run (onboarding.go).
 	SettingFirstRunDone: {def: "false", check: parseBoolSetting,
 		desc: "the first-run setup was finished or skipped (false: the window opens it on start)"},
