@@ -2,7 +2,6 @@ package media
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -37,10 +36,6 @@ func ParseEntry(s string) (name, model string) {
 
 // attemptFunc runs one provider; an error moves on to the next one.
 type attemptFunc func(ctx context.Context, p Provider, model string) error
-
-// errSkip marks a provider that cannot do the kind at all (e.g. Anthropic
-// for speech); it is reported but is not a failure of the provider.
-var errSkip = errors.New("cannot do this")
 
 // runChain tries the kind's providers in order until one succeeds and
 // returns its name. ok=false comes with a result naming what to configure

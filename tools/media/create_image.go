@@ -47,7 +47,7 @@ func (e *env) createImage(ctx context.Context, p CreateImageParams) (tools.Resul
 	var img []byte
 	used, fail, ok := e.runChain(ctx, KindImage, func(ctx context.Context, pr Provider, model string) error {
 		if pr.Kind == ProviderAnthropic {
-			return errors.Join(errSkip, errors.New("Anthropic does not generate images"))
+			return errors.New("an Anthropic provider does not generate images")
 		}
 		var err error
 		img, err = e.generateImage(ctx, pr, model, prompt, size)

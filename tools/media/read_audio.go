@@ -3,6 +3,7 @@ package media
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -49,7 +50,7 @@ func (e *env) transcribe(ctx context.Context, name string, data []byte, language
 	var text string
 	used, fail, ok := e.runChain(ctx, KindTranscribe, func(ctx context.Context, p Provider, model string) error {
 		if p.Kind == ProviderAnthropic {
-			return fmt.Errorf("%w: Anthropic has no transcription endpoint", errSkip)
+			return errors.New("an Anthropic provider has no transcription endpoint")
 		}
 		var out struct {
 			Text string `json:"text"`

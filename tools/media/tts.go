@@ -65,7 +65,7 @@ func (e *env) speak(ctx context.Context, p TTSParams) (tools.Result, error) {
 	if len(e.Chain(KindSpeech)) > 0 {
 		used, fail, ok = e.runChain(ctx, KindSpeech, func(ctx context.Context, pr Provider, model string) error {
 			if pr.Kind == ProviderAnthropic {
-				return errors.Join(errSkip, errors.New("Anthropic has no speech endpoint"))
+				return errors.New("an Anthropic provider has no speech endpoint")
 			}
 			voice := p.Voice
 			if voice == "" {
