@@ -46,6 +46,7 @@ func (e *env) runChain(ctx context.Context, kind Kind, try attemptFunc) (string,
 		return "", notConfigured(kind), false
 	}
 	var fails []string
+	code := tools.CodeNotFound // until a provider that exists fails
 	for _, entry := range entries {
 		name, model := ParseEntry(entry)
 		if name == "" {
@@ -67,6 +68,7 @@ func (e *env) runChain(ctx context.Context, kind Kind, try attemptFunc) (string,
 			fails = append(fails, fmt.Sprintf("%s: no model: give one as %s:MODEL in %s or set the provider's default model", name, name, SettingKey(kind)))
 			continue
 		}
+		code = tools.CodeNetwork
 		err = try(ctx, p, model)
 		if err == nil {
 			return name, tools.Result{}, true
@@ -76,7 +78,7 @@ func (e *env) runChain(ctx context.Context, kind Kind, try attemptFunc) (string,
 		}
 		fails = append(fails, fmt.Sprintf("%s: %s", name, scrubKey(err.Error(), p.APIKey)))
 	}
-	return "", tools.Errorf(tools.CodeNetwork, "no provider in %s could do %s: %s",
+	return "", tools.Errorf(code, "no provider in %s could do %s: %s",
 		SettingKey(kind), kindWords[kind], strings.Join(fails, "; ")), false
 }
 
