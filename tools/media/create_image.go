@@ -107,7 +107,7 @@ func (e *env) generateImage(ctx context.Context, p Provider, model, prompt, size
 	default:
 		return nil, errors.New("the answer holds neither b64_json nor url")
 	}
-	if mt := sniff(img); !strings.HasPrefix(mt, "image/") {
+	if mt := Sniff(img); !strings.HasPrefix(mt, "image/") {
 		return nil, errors.New("the answer is " + mt + ", not an image")
 	}
 	return img, nil

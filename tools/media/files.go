@@ -38,7 +38,7 @@ func (e *env) readFile(ctx context.Context, p string, max int64) (data []byte, d
 // of prefix, the time and a random part; it returns the workspace path and
 // the MIME type (sniffed from the bytes, not trusted from the provider).
 func (e *env) saveOutput(ctx context.Context, prefix string, data []byte) (string, string, tools.Result, bool) {
-	mt := sniff(data)
+	mt := Sniff(data)
 	var b [3]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
 	name := fmt.Sprintf("%s/%s-%s-%s%s", OutputDir, prefix, e.Now().UTC().Format("20060102-150405"), hex.EncodeToString(b[:]), extFor(mt))
@@ -49,9 +49,9 @@ func (e *env) saveOutput(ctx context.Context, prefix string, data []byte) (strin
 	return display, mt, tools.Result{}, true
 }
 
-// sniff names the type of media bytes; WAV, MP3, OGG and FLAC are told
+// Sniff names the type of media bytes; WAV, MP3, OGG and FLAC are told
 // apart by their headers, the rest by the standard sniffer.
-func sniff(data []byte) string {
+func Sniff(data []byte) string {
 	switch {
 	case len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WAVE":
 		return "audio/wav"

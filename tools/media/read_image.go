@@ -36,7 +36,7 @@ func (e *env) readImage(ctx context.Context, p ReadImageParams) (tools.Result, e
 	if !ok {
 		return fail, nil
 	}
-	mt := sniff(data)
+	mt := Sniff(data)
 	if !isVisionImage(mt) {
 		return tools.Errorf(tools.CodeValidation, "%s is %s, not a PNG, JPEG, GIF or WebP image", display, mt), nil
 	}

@@ -72,8 +72,8 @@ func (e *env) speak(ctx context.Context, p TTSParams) (tools.Result, error) {
 				voice = "alloy"
 			}
 			data, _, err := e.postBytes(ctx, pr, "/audio/speech", map[string]any{"model": model, "input": text, "voice": voice, "response_format": "wav"})
-			if err == nil && !strings.HasPrefix(sniff(data), "audio/") {
-				err = fmt.Errorf("the answer is %s, not audio", sniff(data))
+			if err == nil && !strings.HasPrefix(Sniff(data), "audio/") {
+				err = fmt.Errorf("the answer is %s, not audio", Sniff(data))
 			}
 			audio = data
 			return err
@@ -117,7 +117,7 @@ func (e *env) espeak(ctx context.Context, text, voice string) ([]byte, tools.Res
 	if err := cmd.Run(); err != nil {
 		return nil, tools.Errorf(tools.CodeExecution, "espeak-ng: %v: %s", err, strings.TrimSpace(errb.String())), false
 	}
-	if sniff(out.Bytes()) != "audio/wav" {
+	if Sniff(out.Bytes()) != "audio/wav" {
 		return nil, tools.Errorf(tools.CodeExecution, "espeak-ng gave no WAV audio: %s", strings.TrimSpace(errb.String())), false
 	}
 	return out.Bytes(), tools.Result{}, true
