@@ -129,6 +129,8 @@ export interface WarrenApi {
   agentModels(agent: string): Promise<ModelChoices>;
   /** Copies a file (its bytes in base64) into the agent's workspace under attachments/. */
   attachFile(agent: string, name: string, dataBase64: string): Promise<Attachment>;
+  /** An image or audio file of the agent's workspace as a data: URL (path-checked, size-capped), for inline previews. */
+  mediaDataURL(agent: string, path: string): Promise<string>;
   /** Opens an http(s)/mailto link in the system browser, never in the app's window. */
   openURL(url: string): Promise<void>;
   /** Puts text on the clipboard. */
@@ -413,6 +415,7 @@ export const wailsApi: WarrenApi = {
     return { ...m, models: m.models ?? [] };
   },
   attachFile: async (agent, name, dataBase64) => (await App.AttachFile(agent, name, dataBase64)) as unknown as Attachment,
+  mediaDataURL: (agent, path) => App.MediaDataURL(agent, path),
   openURL: async (url) => {
     const safe = safeUrl(url);
     if (!safe) throw new Error(`only web and mail links open: ${url}`);

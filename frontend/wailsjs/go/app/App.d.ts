@@ -140,6 +140,8 @@ export function MCPServerTools(arg1:string):Promise<Array<warren.MCPToolView>>;
 
 export function MCPServers():Promise<Array<warren.MCPServerView>>;
 
+export function MediaDataURL(arg1:string,arg2:string):Promise<string>;
+
 export function MemoryDoc(arg1:string,arg2:string,arg3:string):Promise<memory.Doc>;
 
 export function MemoryDocs(arg1:string,arg2:boolean):Promise<Array<memory.Doc>>;

@@ -250,6 +250,10 @@ export function MCPServers() {
   return window['go']['app']['App']['MCPServers']();
 }
 
+export function MediaDataURL(arg1, arg2) {
+  return window['go']['app']['App']['MediaDataURL'](arg1, arg2);
+}
+
 export function MemoryDoc(arg1, arg2, arg3) {
   return window['go']['app']['App']['MemoryDoc'](arg1, arg2, arg3);
 }
