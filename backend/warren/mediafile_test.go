@@ -62,3 +62,27 @@ func TestMediaDataURL(t *testing.T) {
 		t.Errorf("unknown agent: %v", err)
 	}
 }
+
+// TestMediaSettings: the window's media section sees and sets only the
+// provider chains, normalised.
+func TestMediaSettings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := open(t, t.TempDir())
+	got := w.MediaSettings()
+	if len(got) != 4 || got[0].Key != "media.image_providers" || got[3].Key != "media.vision_providers" || got[0].Description == "" {
+		t.Fatalf("settings %+v", got)
+	}
+	if err := w.SetMediaSetting(ctx, "media.vision_providers", " local:llava:13b , claude "); err != nil {
+		t.Fatal(err)
+	}
+	if v := w.MediaSettings()[3].Value; v != "local:llava:13b,claude" {
+		t.Fatalf("value %q", v)
+	}
+	if err := w.SetMediaSetting(ctx, "media.vision_providers", "Not A Name"); err == nil {
+		t.Fatal("a bad provider name was accepted")
+	}
+	if err := w.SetMediaSetting(ctx, "fs.allow_hard_links", "true"); err == nil {
+		t.Fatal("a non-media setting was changed")
+	}
+}

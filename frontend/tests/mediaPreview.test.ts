@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import ChatPanel from '../src/components/ChatPanel.svelte';
+import MediaProviders from '../src/components/MediaProviders.svelte';
 import ToolCallCard from '../src/components/ToolCallCard.svelte';
 import { isMediaDataURL, mediaRefs } from '../src/lib/mediaPreview';
 import type { ToolCallView } from '../src/lib/chat';
@@ -89,5 +90,33 @@ describe('chat panel media', () => {
     const img = await within(card).findByRole('img', { name: 'attachments/pic.png' });
     expect(img.getAttribute('src')).toBe(`data:image/png;base64,${PNG}`);
     expect(api.mediaDataURL).toHaveBeenCalledWith('default', 'attachments/pic.png');
+  });
+});
+
+describe('media providers settings', () => {
+  it('shows the four chains, saves one normalised and reports a bad name', async () => {
+    const api = fakeApi();
+    const user = userEvent.setup();
+    render(MediaProviders, { props: { api, active: true, providers: ['local', 'claude'] } });
+    const vision = await screen.findByRole('combobox', { name: 'Vision' });
+    expect(screen.getAllByRole('combobox').map((b) => b.getAttribute('id'))).toEqual([
+      'media-media.image_providers',
+      'media-media.speech_providers',
+      'media-media.transcribe_providers',
+      'media-media.vision_providers',
+    ]);
+    await user.type(vision, ' local:llava:13b , claude ');
+    const row = vision.closest('form') as HTMLElement;
+    await user.click(within(row).getByRole('button', { name: 'Save' }));
+    expect(api.setMediaSetting).toHaveBeenCalledWith('media.vision_providers', 'local:llava:13b , claude');
+    expect(await within(row).findByRole('status')).toHaveProperty('textContent', 'Saved.');
+    expect((vision as HTMLInputElement).value).toBe('local:llava:13b,claude');
+
+    const images = screen.getByRole('combobox', { name: 'Images' });
+    await user.type(images, 'Bad Name');
+    const imgRow = images.closest('form') as HTMLElement;
+    expect(within(imgRow).getByText(/Not configured yet: Bad Name/)).toBeTruthy();
+    await user.click(within(imgRow).getByRole('button', { name: 'Save' }));
+    expect((await within(imgRow).findByRole('alert')).textContent).toMatch(/provider name/);
   });
 });
