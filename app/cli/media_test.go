@@ -1,14 +1,13 @@
 package cli_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/go-pdf/fpdf"
+	"github.com/warren-dev/warren/backend/doctext/doctexttest"
 )
 
 // The media tools are wired into Warren's start-up: read_document reads a
@@ -17,17 +16,7 @@ import (
 func TestMediaToolsThroughCLI(t *testing.T) {
 	t.Parallel()
 	dir, ws := t.TempDir(), t.TempDir()
-	p := fpdf.New("P", "mm", "A4", "")
-	p.SetFont("Helvetica", "", 12)
-	for _, text := range []string{"First page text", "Second page text"} {
-		p.AddPage()
-		p.Cell(40, 10, text)
-	}
-	var buf bytes.Buffer
-	if err := p.Output(&buf); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(ws, "x.pdf"), buf.Bytes(), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(ws, "x.pdf"), doctexttest.PDF(t, "", "First page text", "Second page text"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	r := warren(t, dir, "tool", "call", "read_document", `{"path":"x.pdf","pages":"2"}`, "--workspace", ws, "--json")

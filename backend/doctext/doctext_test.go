@@ -1,7 +1,6 @@
 package doctext_test
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"errors"
@@ -11,58 +10,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-pdf/fpdf"
-
 	"github.com/warren-dev/warren/backend/doctext"
+	"github.com/warren-dev/warren/backend/doctext/doctexttest"
 )
 
-// makePDF writes a real PDF with one line of text per page.
 func makePDF(t testing.TB, pages []string, userPassword string) []byte {
-	t.Helper()
-	p := fpdf.New("P", "mm", "A4", "")
-	if userPassword != "" {
-		p.SetProtection(fpdf.CnProtectPrint, userPassword, "owner")
-	}
-	p.SetFont("Helvetica", "", 14)
-	for _, text := range pages {
-		p.AddPage()
-		p.Cell(40, 10, text)
-	}
-	var buf bytes.Buffer
-	if err := p.Output(&buf); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return doctexttest.PDF(t, userPassword, pages...)
 }
 
-// makeDOCX writes a minimal but real .docx (the parts Word needs).
-func makeDOCX(t testing.TB, body string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	parts := map[string]string{
-		"[Content_Types].xml": `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
-			`<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
-			`<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
-		"_rels/.rels": `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-			`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
-		"word/document.xml": `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` +
-			body + `</w:body></w:document>`,
-	}
-	for _, name := range []string{"[Content_Types].xml", "_rels/.rels", "word/document.xml"} {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write([]byte(parts[name])); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
+func makeDOCX(t testing.TB, body string) []byte { return doctexttest.DOCX(t, body) }
 
 func writeFile(t *testing.T, name string, data []byte) string {
 	t.Helper()
@@ -162,16 +118,7 @@ func TestExtractCorrupt(t *testing.T) {
 	}
 }
 
-func zipWith(t *testing.T, name, body string) []byte {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	w, _ := zw.Create(name)
-	_, _ = w.Write([]byte(body))
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
+func zipWith(t *testing.T, name, body string) []byte { return doctexttest.Zip(t, name, body) }
 
 func TestExtractTooLarge(t *testing.T) {
 	t.Parallel()

@@ -1,30 +1,18 @@
 package memory
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/go-pdf/fpdf"
+	"github.com/warren-dev/warren/backend/doctext/doctexttest"
 )
 
 func writePDF(t *testing.T, path, password, text string) {
 	t.Helper()
-	p := fpdf.New("P", "mm", "A4", "")
-	if password != "" {
-		p.SetProtection(0, password, "owner")
-	}
-	p.SetFont("Helvetica", "", 12)
-	p.AddPage()
-	p.Cell(40, 10, text)
-	var buf bytes.Buffer
-	if err := p.Output(&buf); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+	if err := os.WriteFile(path, doctexttest.PDF(t, password, text), 0o600); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,39 +1,19 @@
 package media_test
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/go-pdf/fpdf"
-
+	"github.com/warren-dev/warren/backend/doctext/doctexttest"
 	"github.com/warren-dev/warren/tools"
 )
-
-func makePDF(t *testing.T, password string, pages ...string) []byte {
-	t.Helper()
-	p := fpdf.New("P", "mm", "A4", "")
-	if password != "" {
-		p.SetProtection(0, password, "owner")
-	}
-	p.SetFont("Helvetica", "", 12)
-	for _, text := range pages {
-		p.AddPage()
-		p.Cell(40, 10, text)
-	}
-	var buf bytes.Buffer
-	if err := p.Output(&buf); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
 
 func TestReadDocumentPDFPages(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	w.write(t, "docs/report.pdf", makePDF(t, "", "Intro page", "Results page", "Appendix page"))
+	w.write(t, "docs/report.pdf", doctexttest.PDF(t, "", "Intro page", "Results page", "Appendix page"))
 
 	res := w.call(t, "read_document", map[string]any{"path": "docs/report.pdf", "pages": "2"})
 	if res.IsError || !strings.Contains(res.ForLLM, "docs/report.pdf (PDF, 3 pages; pages 2-2 below)") ||
@@ -51,14 +31,14 @@ func TestReadDocumentRefusals(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	outside := filepath.Join(t.TempDir(), "secret.pdf")
-	if err := os.WriteFile(outside, makePDF(t, "", "outside"), 0o600); err != nil {
+	if err := os.WriteFile(outside, doctexttest.PDF(t, "", "outside"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(outside, filepath.Join(w.ws, "link.pdf")); err != nil {
 		t.Fatal(err)
 	}
-	w.write(t, ".warren/state.pdf", makePDF(t, "", "warren's own"))
-	w.write(t, "locked.pdf", makePDF(t, "pw", "locked"))
+	w.write(t, ".warren/state.pdf", doctexttest.PDF(t, "", "warren's own"))
+	w.write(t, "locked.pdf", doctexttest.PDF(t, "pw", "locked"))
 	w.write(t, "broken.pdf", []byte("%PDF-1.7\nnot really"))
 	w.write(t, "notes.docx", []byte("PK\x03\x04 not a zip"))
 

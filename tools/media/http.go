@@ -70,10 +70,7 @@ func (e *env) postJSON(ctx context.Context, p Provider, path string, in, out any
 		return err
 	}
 	defer func() { _ = resp.Body.Close() }()
-	if err := json.NewDecoder(io.LimitReader(resp.Body, maxAnswer)).Decode(out); err != nil {
-		return fmt.Errorf("unreadable answer: %w", err)
-	}
-	return nil
+	return decodeAnswer(resp.Body, out)
 }
 
 // postBytes sends in as JSON and returns the raw answer and its type.
@@ -114,10 +111,7 @@ func (e *env) postFile(ctx context.Context, p Provider, path string, fields map[
 		return err
 	}
 	defer func() { _ = resp.Body.Close() }()
-	if err := json.NewDecoder(io.LimitReader(resp.Body, maxAnswer)).Decode(out); err != nil {
-		return fmt.Errorf("unreadable answer: %w", err)
-	}
-	return nil
+	return decodeAnswer(resp.Body, out)
 }
 
 // readCapped reads r, refusing more than max bytes.
@@ -130,4 +124,12 @@ func readCapped(r io.Reader, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("answer over %d MB", max>>20)
 	}
 	return data, nil
+}
+
+// decodeAnswer decodes a JSON answer body into out.
+func decodeAnswer(body io.Reader, out any) error {
+	if err := json.NewDecoder(io.LimitReader(body, maxAnswer)).Decode(out); err != nil {
+		return fmt.Errorf("unreadable answer: %w", err)
+	}
+	return nil
 }
