@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
@@ -17,10 +18,41 @@ import (
 // file, and a damaged one must not make the loop below run for ever.
 const maxPages = 100_000
 
-// extractPDF returns the text of the selected pages. The PDF library
-// reports damage by panicking, so every call into it is recovered and
-// turned into ErrCorrupt.
-func extractPDF(ctx context.Context, data []byte, opts Options) (out Text, err error) {
+// pdfTimeout is the last resort against a file that still makes the PDF
+// library loop: the call returns, the library's goroutine is left behind.
+const pdfTimeout = 60 * time.Second
+
+// extractPDF returns the text of the selected pages. It runs the library
+// apart so that a file that hangs it (past the link checks in pdfguard.go)
+// still gives the caller an answer.
+func extractPDF(ctx context.Context, data []byte, opts Options) (Text, error) {
+	if err := checkXrefChain(data); err != nil {
+		return Text{}, err
+	}
+	type result struct {
+		t   Text
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		t, err := extractPDFPages(ctx, data, opts)
+		done <- result{t, err}
+	}()
+	timer := time.NewTimer(pdfTimeout)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.t, r.err
+	case <-ctx.Done():
+		return Text{}, ctx.Err()
+	case <-timer.C:
+		return Text{}, fmt.Errorf("%w: reading it took over %s", ErrCorrupt, pdfTimeout)
+	}
+}
+
+// extractPDFPages does the work. The PDF library reports damage by
+// panicking, so every call into it is recovered and turned into ErrCorrupt.
+func extractPDFPages(ctx context.Context, data []byte, opts Options) (out Text, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = Text{}, fmt.Errorf("%w: %v", ErrCorrupt, r)
@@ -33,9 +65,13 @@ func extractPDF(ctx context.Context, data []byte, opts Options) (out Text, err e
 		}
 		return Text{}, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	n := r.NumPage()
-	if n <= 0 || n > maxPages {
-		return Text{}, fmt.Errorf("%w: page count %d", ErrCorrupt, n)
+	all, err := collectPages(r)
+	if err != nil {
+		return Text{}, err
+	}
+	n := len(all)
+	if n == 0 || n > maxPages {
+		return Text{}, fmt.Errorf("%w: %d pages", ErrCorrupt, n)
 	}
 	pages, err := ParsePages(opts.Pages, n)
 	if err != nil {
@@ -48,12 +84,9 @@ func extractPDF(ctx context.Context, data []byte, opts Options) (out Text, err e
 		if err := ctx.Err(); err != nil {
 			return Text{}, err
 		}
-		p := r.Page(num)
-		text := ""
-		if !p.V.IsNull() {
-			if text, err = p.GetPlainText(nil); err != nil {
-				return Text{}, fmt.Errorf("%w: page %d: %v", ErrCorrupt, num, err)
-			}
+		text, err := all[num-1].GetPlainText(nil)
+		if err != nil {
+			return Text{}, fmt.Errorf("%w: page %d: %v", ErrCorrupt, num, err)
 		}
 		chunk := fmt.Sprintf("--- page %d ---\n%s\n", num, strings.TrimSpace(text))
 		cnt := utf8.RuneCountInString(chunk)

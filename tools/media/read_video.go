@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -142,6 +143,9 @@ func fdInput(cmd *exec.Cmd, f *os.File) string {
 	if runtime.GOOS == "windows" {
 		return f.Name()
 	}
+	// Where /dev/fd/N is a dup (macOS) the child shares the offset the
+	// last run left: start it at the beginning.
+	_, _ = f.Seek(0, io.SeekStart) // a regular file: seeking does not fail
 	cmd.ExtraFiles = []*os.File{f}
 	return "/dev/fd/3"
 }
