@@ -1,6 +1,8 @@
 package doctext_test
 
 import (
+	"bytes"
+	"compress/zlib"
 	"context"
 	"errors"
 	"fmt"
@@ -77,5 +79,30 @@ func TestHostilePDFsDoNotHang(t *testing.T) {
 		if !errors.Is(err, doctext.ErrCorrupt) || !strings.Contains(err.Error(), "loop") {
 			t.Errorf("%s: %v, want a loop refusal", name, err)
 		}
+	}
+}
+
+// TestDeeplyNestedPDFsDoNotCrash: nesting deep enough to overflow the
+// parser's stack (a fatal error, not a panic) is refused first, in the
+// file and inside a compressed page content stream.
+func TestDeeplyNestedPDFsDoNotCrash(t *testing.T) {
+	t.Parallel()
+	deep := strings.Repeat("[", 5_000_000)
+	inFile := rawPDF([]string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>"}, "/Junk "+deep)
+	if _, err := doctext.ExtractBytes(context.Background(), inFile, "deep.pdf", doctext.Options{}); !errors.Is(err, doctext.ErrCorrupt) || !strings.Contains(err.Error(), "nest") {
+		t.Fatalf("nesting in the file: %v", err)
+	}
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	_, _ = zw.Write([]byte(strings.Repeat("[", 5_000_000)))
+	_ = zw.Close()
+	inStream := rawPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>",
+		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", z.Len(), z.String()),
+	}, "")
+	if _, err := doctext.ExtractBytes(context.Background(), inStream, "deep-stream.pdf", doctext.Options{}); !errors.Is(err, doctext.ErrCorrupt) || !strings.Contains(err.Error(), "nest") {
+		t.Fatalf("nesting in a content stream: %v", err)
 	}
 }

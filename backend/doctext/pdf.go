@@ -29,6 +29,9 @@ func extractPDF(ctx context.Context, data []byte, opts Options) (Text, error) {
 	if err := checkXrefChain(data); err != nil {
 		return Text{}, err
 	}
+	if err := checkNesting(data); err != nil {
+		return Text{}, err
+	}
 	type result struct {
 		t   Text
 		err error
@@ -83,6 +86,9 @@ func extractPDFPages(ctx context.Context, data []byte, opts Options) (out Text, 
 	for i, num := range pages {
 		if err := ctx.Err(); err != nil {
 			return Text{}, err
+		}
+		if err := checkPageStreams(all[num-1]); err != nil {
+			return Text{}, fmt.Errorf("page %d: %w", num, err)
 		}
 		text, err := all[num-1].GetPlainText(nil)
 		if err != nil {

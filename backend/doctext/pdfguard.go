@@ -3,6 +3,7 @@ package doctext
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/ledongthuc/pdf"
@@ -125,4 +126,116 @@ func parentsEnd(v pdf.Value) bool {
 		}
 	}
 	return false
+}
+
+// maxNesting bounds how deeply arrays and dictionaries may nest: the PDF
+// library parses them recursively, and a few megabytes of "[" would
+// overflow the stack, which kills the whole process (it cannot be
+// recovered). Real files nest a handful of levels.
+const maxNesting = 1000
+
+// maxStreamBytes caps one decoded page content or ToUnicode stream (a
+// small compressed stream can inflate to gigabytes).
+const maxStreamBytes = 64 << 20
+
+// checkNesting scans PDF syntax (the file, or a decoded content stream)
+// for array and dictionary nesting deeper than maxNesting, skipping
+// comments, strings and stream data as the parser does.
+func checkNesting(data []byte) error {
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '%':
+			for i < len(data) && data[i] != '\n' && data[i] != '\r' {
+				i++
+			}
+		case '(':
+			i = skipString(data, i)
+		case '[':
+			depth++
+		case ']':
+			depth = max(depth-1, 0)
+		case '<':
+			if i+1 < len(data) && data[i+1] == '<' {
+				depth++
+				i++
+			}
+		case '>':
+			if i+1 < len(data) && data[i+1] == '>' {
+				depth = max(depth-1, 0)
+				i++
+			}
+		case 's':
+			if bytes.HasPrefix(data[i:], []byte("stream")) && (i == 0 || isSpace(data[i-1])) {
+				j := bytes.Index(data[i:], []byte("endstream"))
+				if j < 0 {
+					return nil
+				}
+				i += j + len("endstream") - 1
+			}
+		}
+		if depth > maxNesting {
+			return fmt.Errorf("%w: arrays or dictionaries nest deeper than %d levels", ErrCorrupt, maxNesting)
+		}
+	}
+	return nil
+}
+
+// skipString returns the index of the ")" closing the literal string
+// that opens at i (balanced parentheses, backslash escapes).
+func skipString(data []byte, i int) int {
+	n := 0
+	for ; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '(':
+			n++
+		case ')':
+			if n--; n == 0 {
+				return i
+			}
+		}
+	}
+	return i
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == 0
+}
+
+// checkPageStreams decodes what GetPlainText will interpret on page p (its
+// content streams and its fonts' ToUnicode maps), refusing one that
+// inflates past maxStreamBytes or nests too deeply.
+func checkPageStreams(p pdf.Page) error {
+	streams := []pdf.Value{}
+	contents := p.V.Key("Contents")
+	if contents.Kind() == pdf.Array {
+		for i := 0; i < contents.Len(); i++ {
+			streams = append(streams, contents.Index(i))
+		}
+	} else {
+		streams = append(streams, contents)
+	}
+	for _, name := range p.Fonts() {
+		streams = append(streams, p.Font(name).V.Key("ToUnicode"))
+	}
+	for _, s := range streams {
+		if s.Kind() != pdf.Stream {
+			continue
+		}
+		rc := s.Reader()
+		data, err := io.ReadAll(io.LimitReader(rc, maxStreamBytes+1))
+		_ = rc.Close() // an in-memory reader
+		if err != nil {
+			return fmt.Errorf("%w: a page stream does not decode: %v", ErrCorrupt, err)
+		}
+		if len(data) > maxStreamBytes {
+			return fmt.Errorf("%w: a page stream inflates past %d MB", ErrTooLarge, maxStreamBytes>>20)
+		}
+		if err := checkNesting(data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
