@@ -20,6 +20,10 @@ func TestReadDocumentPDFPages(t *testing.T) {
 		!strings.Contains(res.ForLLM, "Results page") || strings.Contains(res.ForLLM, "Intro") {
 		t.Fatalf("pages 2: %s", res.ForLLM)
 	}
+	// An absolute path inside the workspace is the same file.
+	if res := w.call(t, "read_document", map[string]any{"path": filepath.Join(w.ws, "docs", "report.pdf"), "pages": "3"}); res.IsError || !strings.Contains(res.ForLLM, "Appendix page") {
+		t.Fatalf("absolute path: %s", res.ForLLM)
+	}
 	// A small cap: the answer says which pages to ask for next.
 	res = w.call(t, "read_document", map[string]any{"path": "docs/report.pdf", "max_chars": 40})
 	if res.IsError || !strings.Contains(res.ForLLM, `pages="2-"`) {
