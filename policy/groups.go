@@ -39,7 +39,7 @@ func staticGroupTable() map[string][]string {
 		"automation": {"cron", "datetime", "current_time", "plan_create", "todo_update"},
 		"messaging":  {"message", "create_forum_topic"},
 		"teams":      {"team_tasks", "team_message"},
-		"media_gen":  {"create_image", "create_audio", "create_video", "tts"},
+		"media_gen":  {"create_image", "create_audio", "create_video", "tts", "openai_compat_call"},
 		"media_read": {"read_image", "read_audio", "read_document", "read_video"},
 		"skills":     {"use_skill", "publish_skill"},
 		"system":     {"get_env", "workspace_dir"},

@@ -14,6 +14,7 @@ APT_PACKAGES=(
   libgtk-3-dev libwebkit2gtk-4.1-dev
   xvfb xauth x11-utils xdotool imagemagick chromium fonts-dejavu-core dbus-daemon
   python3 python3-venv
+  espeak-ng ffmpeg
 )
 
 cd "$(dirname "$0")/.."

@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Folder is a folder the user imported for search_documents.
@@ -48,7 +46,7 @@ func init() {
 // importable reports whether a file's name says it is text worth indexing.
 func importable(name string) bool {
 	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(name)), ".")
-	return importExts[ext] || strings.EqualFold(name, "Dockerfile") || strings.EqualFold(name, "Makefile")
+	return importExts[ext] || documentExts[ext] || strings.EqualFold(name, "Dockerfile") || strings.EqualFold(name, "Makefile")
 }
 
 // skipDirs are never entered: dependencies, build output, VCS data.
@@ -188,17 +186,22 @@ func (s *Store) ScanFolder(ctx context.Context, id int64) (Folder, error) {
 				return nil
 			}
 			info, err := d.Info()
-			if err != nil || info.Size() > maxImportFile {
+			if err != nil || info.Size() > importLimit(name) {
 				skipped++
 				return nil
 			}
 			b, err := root.ReadFile(p)
-			if err != nil || !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+			if err != nil {
+				skipped++
+				return nil
+			}
+			text, ok := importText(ctx, name, b)
+			if !ok {
 				skipped++
 				return nil
 			}
 			docPath := prefix + "/" + p
-			if _, err := s.Put(ctx, PutDoc{Agent: f.Agent, Path: docPath, Content: string(b), Source: SourceImport,
+			if _, err := s.Put(ctx, PutDoc{Agent: f.Agent, Path: docPath, Content: text, Source: SourceImport,
 				Folder: strconv.FormatInt(f.ID, 10)}); err != nil {
 				skipped++
 				return nil

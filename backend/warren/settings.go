@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/warren-dev/warren/tools/media"
 )
 
 // Setting is one user setting: `warren settings`, the window's settings.
@@ -58,6 +60,11 @@ var settingSpecs = map[string]settingSpec{
 		desc: "the SearXNG instance web_search uses, e.g. http://searx.lan:8888 (with JSON output enabled; a local one must be in web.allowed_hosts)"},
 	SettingWebBraveKey: {def: "", check: checkSecretValue, secret: true,
 		desc: "the Brave Search API key for web_search's brave provider (stored encrypted, never shown)"},
+	// Media provider chains (media.go).
+	media.SettingKey(media.KindImage):      mediaChainSpec("create_image (/v1/images/generations; default model gpt-image-1)"),
+	media.SettingKey(media.KindSpeech):     mediaChainSpec("tts and create_audio (/v1/audio/speech; default model tts-1; empty: espeak-ng on this machine)"),
+	media.SettingKey(media.KindTranscribe): mediaChainSpec("read_audio and read_video's audio (/v1/audio/transcriptions; default model whisper-1)"),
+	media.SettingKey(media.KindVision):     mediaChainSpec("read_image and read_video's frames (a vision chat model, OpenAI-compatible or Anthropic; the provider's default model unless NAME:MODEL)"),
 	// First run (onboarding.go).
 	SettingFirstRunDone: {def: "false", check: parseBoolSetting,
 		desc: "the first-run setup was finished or skipped (false: the window opens it on start)"},

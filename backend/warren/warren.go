@@ -192,6 +192,7 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		Runtime:      shellDeps,
 		Credentialed: credexec.Deps{Store: w.creds, Workspace: w.workspace, Host: hostFunc(w.hostRunner), Secret: w.scrubber.AddValues},
 		Messaging:    messaging.Deps{Sessions: w.Sessions(), Bus: w.bus, Notifier: messaging.NewDesktopNotifier(messaging.DesktopOptions{})},
+		Media:        w.mediaDeps(),
 	})
 	if err != nil {
 		return err

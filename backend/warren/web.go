@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warren-dev/warren/backend/doctext"
 	"github.com/warren-dev/warren/policy/netguard"
 	"github.com/warren-dev/warren/tools/web"
 )
@@ -101,6 +102,7 @@ func (w *Warren) initWeb() error {
 		DB:       w.db.SQL(),
 		Search:   w.webSearchConfig,
 		CacheDir: filepath.Join(w.dataDir, "cache"),
+		PDFText:  pdfText,
 	})
 	if err != nil {
 		return err
@@ -129,4 +131,14 @@ func (w *Warren) webSearchConfig(context.Context) (web.SearchConfig, error) {
 		SearXNGURL: w.settings.get(SettingWebSearXNGURL),
 		BraveKey:   key,
 	}, nil
+}
+
+// pdfText is web_fetch's PDF reader: the same local extraction
+// read_document and the memory import use (bounded against hostile files).
+func pdfText(ctx context.Context, pdf []byte) (string, error) {
+	t, err := doctext.ExtractBytes(ctx, pdf, "page.pdf", doctext.Options{Kind: doctext.KindPDF})
+	if err != nil {
+		return "", err
+	}
+	return t.Text, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warren-dev/warren/backend/doctext/doctexttest"
 	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/backend/warren"
 	"github.com/warren-dev/warren/tools"
@@ -20,7 +21,13 @@ import (
 func TestWebToolsHonourAllowListAndNetworkSwitch(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	pdf := doctexttest.PDF(t, "", "Quarterly figures from the wiki")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/doc.pdf" {
+			w.Header().Set("Content-Type", "application/pdf")
+			_, _ = w.Write(pdf)
+			return
+		}
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = io.WriteString(w, "lan wiki page")
 	}))
@@ -32,8 +39,8 @@ func TestWebToolsHonourAllowListAndNetworkSwitch(t *testing.T) {
 	if _, err := w.SaveAgent(ctx, surfer); err != nil {
 		t.Fatal(err)
 	}
-	call := func(agent string) tools.Result {
-		args, _ := json.Marshal(map[string]any{"urls": []string{srv.URL + "/"}})
+	call := func(agent string, path ...string) tools.Result {
+		args, _ := json.Marshal(map[string]any{"urls": []string{srv.URL + "/" + strings.Join(path, "")}})
 		r, err := w.CallTool(ctx, warren.CallRequest{Name: "web_fetch", Args: args, Agent: agent})
 		if err != nil {
 			t.Fatal(err)
@@ -48,6 +55,10 @@ func TestWebToolsHonourAllowListAndNetworkSwitch(t *testing.T) {
 	}
 	if r := call("surfer"); r.IsError || !strings.Contains(r.ForLLM, "lan wiki page") {
 		t.Fatalf("allow-listed: %s", r.ForLLM)
+	}
+	// A PDF comes back as its text (the local extraction read_document uses).
+	if r := call("surfer", "doc.pdf"); r.IsError || !strings.Contains(r.ForLLM, "Quarterly figures from the wiki") {
+		t.Fatalf("a PDF: %s", r.ForLLM)
 	}
 	if r := call("default"); r.Code() != tools.CodeSecurity || !strings.Contains(r.ForLLM, "network-off") {
 		t.Fatalf("the default agent's network is off: %s", r.ForLLM)

@@ -35,6 +35,15 @@ export function chatFakes(state: FakeState) {
     state.attachments[path] = dataBase64;
     return { path, size: atob(dataBase64).length };
   }),
+  // Serves what attachFile stored, typed by extension as the Go side types by bytes.
+  mediaDataURL: vi.fn(async (_agent: string, path: string): Promise<string> => {
+    const data = state.attachments[path];
+    if (data === undefined) throw `${path} does not exist`;
+    const ext = path.split('.').pop()?.toLowerCase() ?? '';
+    const type = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', wav: 'audio/wav', mp3: 'audio/mpeg' }[ext];
+    if (!type) throw `${path}: not an image or audio file the chat can show`;
+    return `data:${type};base64,${data}`;
+  }),
   openURL: vi.fn(async (_url: string) => {}),
   copyText: vi.fn(async (text: string) => {
     state.clipboard = text;

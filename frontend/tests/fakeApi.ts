@@ -2,6 +2,7 @@
 // returns, with a vi.fn behind every method so tests can assert the calls.
 import { vi } from 'vitest';
 import { chatFakes } from './chatFake';
+import { mediaFakes } from './mediaFake';
 import { firstRunFakes } from './firstRunFake';
 import { judgeDoctor } from './sandboxFake';
 import type { WarrenApi } from '../src/lib/api';
@@ -441,6 +442,7 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
       state.sessions = state.sessions.filter((s) => s.id !== id);
     }),
     ...chatFakes(state),
+    ...mediaFakes(),
     onAgentEvent: vi.fn((handler: (ev: AgentEvent) => void) => {
       agentListener = handler;
       return () => {

@@ -9,6 +9,7 @@ import (
 	"github.com/warren-dev/warren/tools"
 	"github.com/warren-dev/warren/tools/credexec"
 	"github.com/warren-dev/warren/tools/fs"
+	"github.com/warren-dev/warren/tools/media"
 	"github.com/warren-dev/warren/tools/messaging"
 	"github.com/warren-dev/warren/tools/runtime"
 	"github.com/warren-dev/warren/tools/system"
@@ -37,11 +38,14 @@ type Deps struct {
 	Credentialed credexec.Deps
 	// Messaging wires the message tool (conversation, bus, OS notifier).
 	Messaging messaging.Deps
+	// Media wires the media tools (providers, settings); nil leaves them
+	// out. Its Files is filled in here from the file tools' settings.
+	Media *media.Deps
 }
 
 // Tools builds the static built-in tools.
 func Tools(d Deps) ([]tools.Tool, error) {
-	fsTools, err := fs.Tools(fs.Deps{
+	fsDeps := fs.Deps{
 		Workspace:      d.Workspace,
 		CacheDir:       d.CacheDir,
 		StateDir:       d.StateDir,
@@ -49,7 +53,8 @@ func Tools(d Deps) ([]tools.Tool, error) {
 		AllowHardLinks: d.HardLinks,
 		SkillDirs:      d.SkillDirs,
 		Interceptors:   []fs.Interceptor{fs.NewMemoryInterceptor(d.Memory)},
-	})
+	}
+	fsTools, err := fs.Tools(fsDeps)
 	if err != nil {
 		return nil, fmt.Errorf("filesystem tools: %w", err)
 	}
@@ -69,7 +74,30 @@ func Tools(d Deps) ([]tools.Tool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("messaging tools: %w", err)
 	}
-	return append(append(append(append(fsTools, sysTools...), rtTools...), cred), msgTools...), nil
+	out := append(append(append(append(fsTools, sysTools...), rtTools...), cred), msgTools...)
+	if d.Media != nil {
+		mediaTools, err := mediaTools(*d.Media, fsDeps)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, mediaTools...)
+	}
+	return out, nil
+}
+
+// mediaTools builds the media tools on the file tools' path checks, so a
+// media path is refused exactly when read_file would refuse it.
+func mediaTools(d media.Deps, fsDeps fs.Deps) ([]tools.Tool, error) {
+	files, err := fs.NewFiles(fsDeps)
+	if err != nil {
+		return nil, fmt.Errorf("media tools: %w", err)
+	}
+	d.Files = files
+	ts, err := media.Tools(d)
+	if err != nil {
+		return nil, fmt.Errorf("media tools: %w", err)
+	}
+	return ts, nil
 }
 
 // Register builds the built-in tools into r.

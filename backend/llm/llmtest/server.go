@@ -47,6 +47,7 @@ func NewServer(t testing.TB, cassette Cassette) *Server {
 	mux.HandleFunc("POST /v1/messages", s.serveAnthropic)
 	mux.HandleFunc("GET /v1/models", s.serveModels)
 	mux.HandleFunc("GET /api/tags", s.serveTags)
+	s.mediaRoutes(mux)
 	s.Server = httptest.NewServer(s.record(mux))
 	t.Cleanup(s.Close)
 	return s

@@ -536,3 +536,11 @@ export * from './mcpTypes';
 export * from './teamTypes';
 // Memory types live in memoryTypes.ts; re-exported likewise.
 export * from './memoryTypes';
+
+/** A user setting (warren settings): its value, default and meaning. */
+export interface SettingValue {
+  key: string;
+  value: string;
+  default: string;
+  description: string;
+}

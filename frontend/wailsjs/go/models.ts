@@ -2309,6 +2309,24 @@ export namespace warren {
 		    return a;
 		}
 	}
+	export class Setting {
+	    key: string;
+	    value: string;
+	    default: string;
+	    description: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Setting(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.value = source["value"];
+	        this.default = source["default"];
+	        this.description = source["description"];
+	    }
+	}
 	export class ToolInfo {
 	    name: string;
 	    group: string;

@@ -150,6 +150,10 @@ export function MCPServerTools(arg1:string):Promise<Array<warren.MCPToolView>>;
 
 export function MCPServers():Promise<Array<warren.MCPServerView>>;
 
+export function MediaDataURL(arg1:string,arg2:string):Promise<string>;
+
+export function MediaSettings():Promise<Array<warren.Setting>>;
+
 export function MemoryDoc(arg1:string,arg2:string,arg3:string):Promise<memory.Doc>;
 
 export function MemoryDocs(arg1:string,arg2:boolean):Promise<Array<memory.Doc>>;
@@ -243,6 +247,8 @@ export function SetMCPOffered(arg1:string,arg2:boolean):Promise<void>;
 export function SetMCPServerEnabled(arg1:string,arg2:boolean):Promise<void>;
 
 export function SetMCPToolEnabled(arg1:string,arg2:string,arg3:boolean):Promise<void>;
+
+export function SetMediaSetting(arg1:string,arg2:string):Promise<void>;
 
 export function SetMemoryEmbedder(arg1:app.MemoryEmbedderSetting):Promise<void>;
 

@@ -270,6 +270,14 @@ export function MCPServers() {
   return window['go']['app']['App']['MCPServers']();
 }
 
+export function MediaDataURL(arg1, arg2) {
+  return window['go']['app']['App']['MediaDataURL'](arg1, arg2);
+}
+
+export function MediaSettings() {
+  return window['go']['app']['App']['MediaSettings']();
+}
+
 export function MemoryDoc(arg1, arg2, arg3) {
   return window['go']['app']['App']['MemoryDoc'](arg1, arg2, arg3);
 }
@@ -456,6 +464,10 @@ export function SetMCPServerEnabled(arg1, arg2) {
 
 export function SetMCPToolEnabled(arg1, arg2, arg3) {
   return window['go']['app']['App']['SetMCPToolEnabled'](arg1, arg2, arg3);
+}
+
+export function SetMediaSetting(arg1, arg2) {
+  return window['go']['app']['App']['SetMediaSetting'](arg1, arg2);
 }
 
 export function SetMemoryEmbedder(arg1) {

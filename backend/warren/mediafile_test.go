@@ -1,0 +1,88 @@
+package warren_test
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/warren-dev/warren/backend/llm/llmtest"
+	"github.com/warren-dev/warren/backend/warren"
+)
+
+// TestMediaDataURL: the chat gets workspace images and audio as data URLs,
+// typed by their bytes, and nothing the file tools would refuse.
+func TestMediaDataURL(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := open(t, t.TempDir())
+	ws := w.Workspace()
+	outside := filepath.Join(t.TempDir(), "secret.png")
+	for p, data := range map[string][]byte{
+		filepath.Join(ws, "media", "a.png"):    llmtest.PNG(),
+		filepath.Join(ws, "media", "s.wav"):    llmtest.WAV(),
+		filepath.Join(ws, "media", "fake.png"): []byte("<svg onload=alert(1)></svg>"),
+		filepath.Join(ws, ".warren", "x.png"):  llmtest.PNG(),
+		outside:                                llmtest.PNG(),
+	} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside, filepath.Join(ws, "media", "link.png")); err != nil {
+		t.Fatal(err)
+	}
+
+	for path, want := range map[string][]byte{"media/a.png": llmtest.PNG(), "media/s.wav": llmtest.WAV()} {
+		url, err := w.MediaDataURL(ctx, "default", path)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		mt, b64, _ := strings.Cut(strings.TrimPrefix(url, "data:"), ";base64,")
+		got, _ := base64.StdEncoding.DecodeString(b64)
+		if string(got) != string(want) || (mt != "image/png" && mt != "audio/wav") {
+			t.Fatalf("%s: %s, %d bytes", path, mt, len(got))
+		}
+	}
+	if _, err := w.MediaDataURL(ctx, "default", "media/fake.png"); !errors.Is(err, warren.ErrNotMedia) {
+		t.Errorf("an SVG named .png: %v", err)
+	}
+	for _, bad := range []string{"media/link.png", "../secret.png", outside, ".warren/x.png", "media/none.png", "media"} {
+		if url, err := w.MediaDataURL(ctx, "default", bad); err == nil {
+			t.Errorf("%s was shown (%.40s)", bad, url)
+		}
+	}
+	if _, err := w.MediaDataURL(ctx, "nobody", "media/a.png"); !errors.Is(err, warren.ErrUnknownAgent) {
+		t.Errorf("unknown agent: %v", err)
+	}
+}
+
+// TestMediaSettings: the window's media section sees and sets only the
+// provider chains, normalised.
+func TestMediaSettings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := open(t, t.TempDir())
+	got := w.MediaSettings()
+	if len(got) != 4 || got[0].Key != "media.image_providers" || got[3].Key != "media.vision_providers" || got[0].Description == "" {
+		t.Fatalf("settings %+v", got)
+	}
+	if err := w.SetMediaSetting(ctx, "media.vision_providers", " local:llava:13b , claude "); err != nil {
+		t.Fatal(err)
+	}
+	if v := w.MediaSettings()[3].Value; v != "local:llava:13b,claude" {
+		t.Fatalf("value %q", v)
+	}
+	if err := w.SetMediaSetting(ctx, "media.vision_providers", "Not A Name"); err == nil {
+		t.Fatal("a bad provider name was accepted")
+	}
+	if err := w.SetMediaSetting(ctx, "fs.allow_hard_links", "true"); err == nil {
+		t.Fatal("a non-media setting was changed")
+	}
+}
