@@ -9,11 +9,15 @@ func (a *App) MediaDataURL(agentKey, path string) (string, error) {
 	return a.core.MediaDataURL(a.context(), agentKey, path)
 }
 
-// MediaSettings lists the media provider chains (media.*_providers).
-func (a *App) MediaSettings() []warren.Setting { return a.core.MediaSettings() }
+// SectionSettings lists one settings section of the window: "media" (the
+// media provider chains) or "web" (the network guard's allow list and
+// web_search's providers).
+func (a *App) SectionSettings(section string) ([]warren.Setting, error) {
+	return a.core.SectionSettings(section)
+}
 
-// SetMediaSetting sets one media provider chain: comma-separated NAME or
-// NAME:MODEL entries, tried in order; "" clears it.
-func (a *App) SetMediaSetting(key, value string) error {
-	return a.core.SetMediaSetting(a.context(), key, value)
+// SetSectionSetting sets one setting of a section; "" goes back to the
+// default (a secret: clears it).
+func (a *App) SetSectionSetting(section, key, value string) error {
+	return a.core.SetSectionSetting(a.context(), section, key, value)
 }

@@ -74,25 +74,3 @@ func (w *Warren) mediaProvider(ctx context.Context, name string) (media.Provider
 	}
 	return media.Provider{Name: p.Name, Kind: p.Kind, BaseURL: p.BaseURL, APIKey: p.APIKey, DefaultModel: p.DefaultModel}, nil
 }
-
-// MediaSettings lists the media.*_providers settings, in a fixed order.
-func (w *Warren) MediaSettings() []Setting {
-	var out []Setting
-	for _, k := range []media.Kind{media.KindImage, media.KindSpeech, media.KindTranscribe, media.KindVision} {
-		key := media.SettingKey(k)
-		spec := settingSpecs[key]
-		out = append(out, Setting{Key: key, Value: w.settings.get(key), Default: spec.def, Description: spec.desc})
-	}
-	return out
-}
-
-// SetMediaSetting sets one media.*_providers setting (the window's media
-// section may change only these).
-func (w *Warren) SetMediaSetting(ctx context.Context, key, value string) error {
-	for _, s := range w.MediaSettings() {
-		if s.Key == key {
-			return w.SetSetting(ctx, key, value)
-		}
-	}
-	return fmt.Errorf("%q is not a media provider setting", key)
-}

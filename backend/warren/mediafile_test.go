@@ -63,26 +63,48 @@ func TestMediaDataURL(t *testing.T) {
 	}
 }
 
-// TestMediaSettings: the window's media section sees and sets only the
-// provider chains, normalised.
-func TestMediaSettings(t *testing.T) {
+// TestSettingSections: the window's media and web sections see and set
+// only their own settings, normalised; a secret is listed as "(set)".
+func TestSettingSections(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := open(t, t.TempDir())
-	got := w.MediaSettings()
+	section := func(name string) []warren.Setting {
+		t.Helper()
+		got, err := w.SectionSettings(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	got := section("media")
 	if len(got) != 4 || got[0].Key != "media.image_providers" || got[3].Key != "media.vision_providers" || got[0].Description == "" {
 		t.Fatalf("settings %+v", got)
 	}
-	if err := w.SetMediaSetting(ctx, "media.vision_providers", " local:llava:13b , claude "); err != nil {
+	if err := w.SetSectionSetting(ctx, "media", "media.vision_providers", " local:llava:13b , claude "); err != nil {
 		t.Fatal(err)
 	}
-	if v := w.MediaSettings()[3].Value; v != "local:llava:13b,claude" {
+	if v := section("media")[3].Value; v != "local:llava:13b,claude" {
 		t.Fatalf("value %q", v)
 	}
-	if err := w.SetMediaSetting(ctx, "media.vision_providers", "Not A Name"); err == nil {
+	if err := w.SetSectionSetting(ctx, "media", "media.vision_providers", "Not A Name"); err == nil {
 		t.Fatal("a bad provider name was accepted")
 	}
-	if err := w.SetMediaSetting(ctx, "fs.allow_hard_links", "true"); err == nil {
+	if err := w.SetSectionSetting(ctx, "media", "fs.allow_hard_links", "true"); err == nil {
 		t.Fatal("a non-media setting was changed")
+	}
+	if err := w.SetSectionSetting(ctx, "media", warren.SettingWebAllowedHosts, "wiki.lan"); err == nil {
+		t.Fatal("the media section changed a web setting")
+	}
+	if _, err := w.SectionSettings("fs"); err == nil {
+		t.Fatal("an unknown section was listed")
+	}
+	if err := w.SetSectionSetting(ctx, "web", warren.SettingWebBraveKey, "brv-secret-123"); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range section("web") {
+		if s.Key == warren.SettingWebBraveKey && (s.Value != "(set)" || !s.Secret) {
+			t.Fatalf("the key is listed as %+v", s)
+		}
 	}
 }

@@ -18,6 +18,8 @@ type Setting struct {
 	Value       string `json:"value"`
 	Default     string `json:"default"`
 	Description string `json:"description"`
+	// Secret settings (API keys) are stored sealed; Value is "(set)" or "".
+	Secret bool `json:"secret,omitempty"`
 }
 
 // settingSpec describes a known setting: its default, what it means and how
@@ -130,14 +132,50 @@ func (w *Warren) Settings() []Setting {
 	slices.Sort(keys)
 	out := make([]Setting, 0, len(keys))
 	for _, k := range keys {
-		s := settingSpecs[k]
-		v := w.settings.get(k)
-		if s.secret && v != "" {
-			v = "(set)"
-		}
-		out = append(out, Setting{Key: k, Value: v, Default: s.def, Description: s.desc})
+		out = append(out, w.setting(k))
 	}
 	return out
+}
+
+// setting is one known setting as listed: a secret's value shows as
+// "(set)" or "".
+func (w *Warren) setting(key string) Setting {
+	s := settingSpecs[key]
+	v := w.settings.get(key)
+	if s.secret && v != "" {
+		v = "(set)"
+	}
+	return Setting{Key: key, Value: v, Default: s.def, Description: s.desc, Secret: s.secret}
+}
+
+// settingSections are the groups of settings the window edits together, in
+// the order it shows them.
+var settingSections = map[string][]string{
+	"media": {media.SettingKey(media.KindImage), media.SettingKey(media.KindSpeech),
+		media.SettingKey(media.KindTranscribe), media.SettingKey(media.KindVision)},
+	"web": {SettingWebAllowedHosts, SettingWebSearchProviders, SettingWebSearXNGURL, SettingWebBraveKey},
+}
+
+// SectionSettings lists one section's settings (media, web).
+func (w *Warren) SectionSettings(section string) ([]Setting, error) {
+	keys, ok := settingSections[section]
+	if !ok {
+		return nil, fmt.Errorf("no settings section %q", section)
+	}
+	out := make([]Setting, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, w.setting(k))
+	}
+	return out, nil
+}
+
+// SetSectionSetting sets a setting of one section: the window's section
+// may change only its own settings.
+func (w *Warren) SetSectionSetting(ctx context.Context, section, key, value string) error {
+	if !slices.Contains(settingSections[section], key) {
+		return fmt.Errorf("%q is not a setting of the %s section", key, section)
+	}
+	return w.SetSetting(ctx, key, value)
 }
 
 // SetSetting checks, stores and applies one setting; an empty value goes

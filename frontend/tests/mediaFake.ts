@@ -1,5 +1,6 @@
-// The media part of the fake WarrenApi (fakeApi.ts spreads it in): the
-// provider chains, checked the way warren.checkMediaChain checks them.
+// The settings-section part of the fake WarrenApi (fakeApi.ts spreads it
+// in): the media provider chains, checked the way warren.checkMediaChain
+// checks them, and the web section with its secret.
 import { vi } from 'vitest';
 import type { SettingValue } from '../src/lib/types';
 
@@ -10,11 +11,24 @@ export function mediaFakes() {
     default: '',
     description: `providers for ${k}`,
   }));
+  const web: SettingValue[] = [
+    { key: 'web.allowed_hosts', value: '', default: '', description: 'trusted local hosts' },
+    { key: 'web.brave_api_key', value: '', default: '', description: 'the Brave key', secret: true },
+  ];
+  const sections: Record<string, SettingValue[]> = { media: settings, web };
   return {
-    mediaSettings: vi.fn(async (): Promise<SettingValue[]> => structuredClone(settings)),
-    setMediaSetting: vi.fn(async (key: string, value: string) => {
-      const s = settings.find((x) => x.key === key);
-      if (!s) throw `"${key}" is not a media provider setting`;
+    sectionSettings: vi.fn(async (section: string): Promise<SettingValue[]> => {
+      if (!sections[section]) throw `no settings section "${section}"`;
+      return structuredClone(sections[section]);
+    }),
+    setSectionSetting: vi.fn(async (section: string, key: string, value: string) => {
+      const s = sections[section]?.find((x) => x.key === key);
+      if (!s) throw `"${key}" is not a setting of the ${section} section`;
+      if (section === 'web') {
+        if (key === 'web.allowed_hosts' && value.includes('://')) throw `setting ${key}: "${value}": an entry is host or host:port`;
+        s.value = s.secret ? (value ? '(set)' : '') : value;
+        return;
+      }
       const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
       for (const e of entries) {
         const name = e.split(':')[0];

@@ -108,7 +108,7 @@ describe('media providers settings', () => {
     await user.type(vision, ' local:llava:13b , claude ');
     const row = vision.closest('form') as HTMLElement;
     await user.click(within(row).getByRole('button', { name: 'Save' }));
-    expect(api.setMediaSetting).toHaveBeenCalledWith('media.vision_providers', 'local:llava:13b , claude');
+    expect(api.setSectionSetting).toHaveBeenCalledWith('media', 'media.vision_providers', 'local:llava:13b , claude');
     expect(await within(row).findByRole('status')).toHaveProperty('textContent', 'Saved.');
     expect((vision as HTMLInputElement).value).toBe('local:llava:13b,claude');
 

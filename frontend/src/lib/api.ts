@@ -131,10 +131,10 @@ export interface WarrenApi {
   agentModels(agent: string): Promise<ModelChoices>;
   /** Copies a file (its bytes in base64) into the agent's workspace under attachments/. */
   attachFile(agent: string, name: string, dataBase64: string): Promise<Attachment>;
-  /** The media provider chains (media.image_providers…), in a fixed order. */
-  mediaSettings(): Promise<SettingValue[]>;
-  /** Sets one media provider chain: NAME or NAME:MODEL entries, comma-separated, tried in order. */
-  setMediaSetting(key: string, value: string): Promise<void>;
+  /** One settings section ("media": the provider chains; "web": the guard's allow list, search), in a fixed order. */
+  sectionSettings(section: string): Promise<SettingValue[]>;
+  /** Sets one setting of a section; "" goes back to the default (clears a secret). */
+  setSectionSetting(section: string, key: string, value: string): Promise<void>;
   /** An image or audio file of the agent's workspace as a data: URL (path-checked, size-capped), for inline previews. */
   mediaDataURL(agent: string, path: string): Promise<string>;
   /** Opens an http(s)/mailto link in the system browser, never in the app's window. */
@@ -436,8 +436,8 @@ export const wailsApi: WarrenApi = {
   },
   attachFile: async (agent, name, dataBase64) => (await App.AttachFile(agent, name, dataBase64)) as unknown as Attachment,
   mediaDataURL: (agent, path) => App.MediaDataURL(agent, path),
-  mediaSettings: async () => ((await App.MediaSettings()) ?? []) as unknown as SettingValue[],
-  setMediaSetting: (key, value) => App.SetMediaSetting(key, value),
+  sectionSettings: async (section) => ((await App.SectionSettings(section)) ?? []) as unknown as SettingValue[],
+  setSectionSetting: (section, key, value) => App.SetSectionSetting(section, key, value),
   openURL: async (url) => {
     const safe = safeUrl(url);
     if (!safe) throw new Error(`only web and mail links open: ${url}`);

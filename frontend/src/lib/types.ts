@@ -543,4 +543,6 @@ export interface SettingValue {
   value: string;
   default: string;
   description: string;
+  /** A sealed secret: value is "(set)" or "". */
+  secret?: boolean;
 }

@@ -960,6 +960,36 @@ export namespace memory {
 		    return a;
 		}
 	}
+	export class Entity {
+	    id: number;
+	    agent: string;
+	    name: string;
+	    type: string;
+	    description?: string;
+	    valid_from?: string;
+	    valid_to?: string;
+	    confidence: number;
+	    source_chunk?: number;
+	    review?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Entity(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.agent = source["agent"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.description = source["description"];
+	        this.valid_from = source["valid_from"];
+	        this.valid_to = source["valid_to"];
+	        this.confidence = source["confidence"];
+	        this.source_chunk = source["source_chunk"];
+	        this.review = source["review"];
+	    }
+	}
 	export class Folder {
 	    id: number;
 	    agent: string;
@@ -967,7 +997,7 @@ export namespace memory {
 	    // Go type: time
 	    added: any;
 	    // Go type: time
-	    scanned?: any;
+	    scanned: any;
 	    files: number;
 	    skipped: number;
 	    error?: string;
@@ -1005,36 +1035,6 @@ export namespace memory {
 		    }
 		    return a;
 		}
-	}
-	export class Entity {
-	    id: number;
-	    agent: string;
-	    name: string;
-	    type: string;
-	    description?: string;
-	    valid_from?: string;
-	    valid_to?: string;
-	    confidence: number;
-	    source_chunk?: number;
-	    review?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Entity(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.agent = source["agent"];
-	        this.name = source["name"];
-	        this.type = source["type"];
-	        this.description = source["description"];
-	        this.valid_from = source["valid_from"];
-	        this.valid_to = source["valid_to"];
-	        this.confidence = source["confidence"];
-	        this.source_chunk = source["source_chunk"];
-	        this.review = source["review"];
-	    }
 	}
 	export class Relation {
 	    id: number;
@@ -1143,6 +1143,7 @@ export namespace memory {
 	    embedded: number;
 	    building: boolean;
 	    ready?: embed.Identity;
+	    index?: string;
 	    last_error?: string;
 	
 	    static createFrom(source: any = {}) {
@@ -1157,6 +1158,7 @@ export namespace memory {
 	        this.embedded = source["embedded"];
 	        this.building = source["building"];
 	        this.ready = this.convertValues(source["ready"], embed.Identity);
+	        this.index = source["index"];
 	        this.last_error = source["last_error"];
 	    }
 	
@@ -2314,6 +2316,7 @@ export namespace warren {
 	    value: string;
 	    default: string;
 	    description: string;
+	    secret?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Setting(source);
@@ -2325,6 +2328,7 @@ export namespace warren {
 	        this.value = source["value"];
 	        this.default = source["default"];
 	        this.description = source["description"];
+	        this.secret = source["secret"];
 	    }
 	}
 	export class ToolInfo {

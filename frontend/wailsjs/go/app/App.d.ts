@@ -152,8 +152,6 @@ export function MCPServers():Promise<Array<warren.MCPServerView>>;
 
 export function MediaDataURL(arg1:string,arg2:string):Promise<string>;
 
-export function MediaSettings():Promise<Array<warren.Setting>>;
-
 export function MemoryDoc(arg1:string,arg2:string,arg3:string):Promise<memory.Doc>;
 
 export function MemoryDocs(arg1:string,arg2:boolean):Promise<Array<memory.Doc>>;
@@ -226,6 +224,8 @@ export function SearchMemory(arg1:string,arg2:string,arg3:number,arg4:string):Pr
 
 export function SearchSessions(arg1:string,arg2:string):Promise<Array<sessions.SearchHit>>;
 
+export function SectionSettings(arg1:string):Promise<Array<warren.Setting>>;
+
 export function SendChatMessage(arg1:app.ChatRequest):Promise<string>;
 
 export function SendMessage(arg1:string,arg2:string,arg3:string):Promise<string>;
@@ -248,11 +248,11 @@ export function SetMCPServerEnabled(arg1:string,arg2:boolean):Promise<void>;
 
 export function SetMCPToolEnabled(arg1:string,arg2:string,arg3:boolean):Promise<void>;
 
-export function SetMediaSetting(arg1:string,arg2:string):Promise<void>;
-
 export function SetMemoryEmbedder(arg1:app.MemoryEmbedderSetting):Promise<void>;
 
 export function SetSandboxSettings(arg1:string,arg2:string,arg3:string):Promise<void>;
+
+export function SetSectionSetting(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function SetWindowFocused(arg1:boolean):Promise<void>;
 

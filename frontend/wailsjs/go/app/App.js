@@ -274,10 +274,6 @@ export function MediaDataURL(arg1, arg2) {
   return window['go']['app']['App']['MediaDataURL'](arg1, arg2);
 }
 
-export function MediaSettings() {
-  return window['go']['app']['App']['MediaSettings']();
-}
-
 export function MemoryDoc(arg1, arg2, arg3) {
   return window['go']['app']['App']['MemoryDoc'](arg1, arg2, arg3);
 }
@@ -422,6 +418,10 @@ export function SearchSessions(arg1, arg2) {
   return window['go']['app']['App']['SearchSessions'](arg1, arg2);
 }
 
+export function SectionSettings(arg1) {
+  return window['go']['app']['App']['SectionSettings'](arg1);
+}
+
 export function SendChatMessage(arg1) {
   return window['go']['app']['App']['SendChatMessage'](arg1);
 }
@@ -466,16 +466,16 @@ export function SetMCPToolEnabled(arg1, arg2, arg3) {
   return window['go']['app']['App']['SetMCPToolEnabled'](arg1, arg2, arg3);
 }
 
-export function SetMediaSetting(arg1, arg2) {
-  return window['go']['app']['App']['SetMediaSetting'](arg1, arg2);
-}
-
 export function SetMemoryEmbedder(arg1) {
   return window['go']['app']['App']['SetMemoryEmbedder'](arg1);
 }
 
 export function SetSandboxSettings(arg1, arg2, arg3) {
   return window['go']['app']['App']['SetSandboxSettings'](arg1, arg2, arg3);
+}
+
+export function SetSectionSetting(arg1, arg2, arg3) {
+  return window['go']['app']['App']['SetSectionSetting'](arg1, arg2, arg3);
 }
 
 export function SetWindowFocused(arg1) {
