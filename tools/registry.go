@@ -85,6 +85,16 @@ func (r *Registry) Register(t Tool) error {
 	return nil
 }
 
+// RegisterAll registers each tool in turn and stops at the first error.
+func (r *Registry) RegisterAll(ts ...Tool) error {
+	for _, t := range ts {
+		if err := r.Register(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Replace adds or replaces a tool (used for hot reloads).
 func (r *Registry) Replace(t Tool) {
 	r.mu.Lock()

@@ -42,12 +42,7 @@ func (w *Warren) initAutomation() error {
 	if err != nil {
 		return err
 	}
-	for _, t := range append(static, sess...) {
-		if err := w.registry.Register(t); err != nil {
-			return err
-		}
-	}
-	return nil
+	return w.registry.RegisterAll(append(static, sess...)...)
 }
 
 // RunScheduler runs due cron jobs until ctx ends (the window calls it).

@@ -112,10 +112,8 @@ func (w *Warren) initMemory(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, t := range append(ts, ks...) {
-		if err := w.registry.Register(t); err != nil {
-			return err
-		}
+	if err := w.registry.RegisterAll(append(ts, ks...)...); err != nil {
+		return err
 	}
 	if err := w.importDiskMemory(ctx); err != nil {
 		w.log.Warn("memory: importing the workspace's memory files", "err", err)

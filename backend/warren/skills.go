@@ -47,12 +47,7 @@ func (w *Warren) initSkills() error {
 	if err != nil {
 		return err
 	}
-	for _, t := range ts {
-		if err := w.registry.Register(t); err != nil {
-			return err
-		}
-	}
-	return nil
+	return w.registry.RegisterAll(ts...)
 }
 
 // Skills returns the skill store.

@@ -42,12 +42,7 @@ func (w *Warren) initTeams() error {
 	if err != nil {
 		return err
 	}
-	for _, t := range ts {
-		if err := w.registry.Register(t); err != nil {
-			return err
-		}
-	}
-	return nil
+	return w.registry.RegisterAll(ts...)
 }
 
 // Teams returns the team board.

@@ -107,12 +107,7 @@ func (w *Warren) initWeb() error {
 	if err != nil {
 		return err
 	}
-	for _, t := range ts {
-		if err := w.registry.Register(t); err != nil {
-			return err
-		}
-	}
-	return nil
+	return w.registry.RegisterAll(ts...)
 }
 
 // webSearchConfig reads the search settings for one web_search call.

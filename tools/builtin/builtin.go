@@ -106,10 +106,5 @@ func Register(r *tools.Registry, d Deps) error {
 	if err != nil {
 		return err
 	}
-	for _, t := range ts {
-		if err := r.Register(t); err != nil {
-			return err
-		}
-	}
-	return nil
+	return r.RegisterAll(ts...)
 }
