@@ -39,6 +39,9 @@
 #                           hybrid search with each channel's rank, edit with
 #                           Ctrl+S, a version restored, an embedder refused,
 #                           a delete, 900×600 in dark mode
+#   e2e/web-media.e2e.mjs   a page server trusted in the Agents tab's Web
+#                           section, web_fetch (hidden text dropped) and
+#                           create_image in Chat, the picture shown inline
 # Screenshots and logs go to build/e2e (E2E_OUT), never to the tracked
 # docs/screenshots: only with E2E_DOCS=1 (make screenshot) does a script that
 # passes copy its documentation shots there (see suite.docShot in e2e/lib.mjs).
@@ -61,7 +64,7 @@ echo "e2e: go build -o build/bin/llmserve ./backend/llm/llmtest/cmd/llmserve"
 go build -o build/bin/llmserve ./backend/llm/llmtest/cmd/llmserve
 echo "e2e: built in $(( $(date +%s) - start )) s"
 
-scripts=(e2e/inventory.e2e.mjs e2e/approvals.e2e.mjs e2e/inline-approval.e2e.mjs e2e/chat.e2e.mjs e2e/schedules.e2e.mjs e2e/mcp.e2e.mjs e2e/firstrun.e2e.mjs e2e/teams.e2e.mjs e2e/teams-live.e2e.mjs e2e/memory.e2e.mjs e2e/knowledge.e2e.mjs)
+scripts=(e2e/inventory.e2e.mjs e2e/approvals.e2e.mjs e2e/inline-approval.e2e.mjs e2e/chat.e2e.mjs e2e/schedules.e2e.mjs e2e/mcp.e2e.mjs e2e/firstrun.e2e.mjs e2e/teams.e2e.mjs e2e/teams-live.e2e.mjs e2e/memory.e2e.mjs e2e/knowledge.e2e.mjs e2e/web-media.e2e.mjs)
 failed=()
 for script in "${scripts[@]}"; do
   t0=$(date +%s)
