@@ -61,6 +61,7 @@ func commands() []command {
 		{"tools", "list the tool inventory: tools [--json] [--profile P] [--agent A]", runTools},
 		{"tool", "call one tool: tool call NAME 'ARGS_JSON' [--workspace DIR] [--agent A] [--approve yes|no|always] [--sandbox podman|host] [--json]", runTool},
 		{"web", webUsage, runWeb},
+		{"auth", authUsage, runAuth},
 		{"approvals", "approvals pending|answer ID yes|no|always|list|revoke ID|audit [--limit N]|mode [ask|allowlist|deny] [--json]", runApprovals},
 		{"custom-tools", "custom-tools list [--json] | add --file F | add NAME --description D --command CMD [--param K=DESC]... [--required K]... [--env K=V]... [--agent A] | remove NAME [--agent A]", runCustomTools},
 		{"sandbox", "sandbox status [--json] | doctor [--agent A] [--json] | image build [--from IMAGE] | prune [--all] | set [--mode podman|host] [--fallback deny|host] [--image I]", runSandbox},
@@ -181,7 +182,7 @@ func open(ctx context.Context, env Env, workspace string) (*warren.Warren, error
 var subcommanded = map[string]bool{
 	"mcp": true, "tool": true, "agents": true, "providers": true, "approvals": true,
 	"custom-tools": true, "sandbox": true, "credentials": true, "policy": true, "teams": true,
-	"memory": true, "skills": true, "kg": true, "web": true,
+	"memory": true, "skills": true, "kg": true, "web": true, "auth": true,
 }
 
 // processLabel names a command for other processes' approval dialogs:

@@ -15,6 +15,7 @@ import (
 
 	"github.com/warren-dev/warren/backend/agent"
 	"github.com/warren-dev/warren/backend/approvals"
+	"github.com/warren-dev/warren/backend/authprofiles"
 	"github.com/warren-dev/warren/backend/cron"
 	"github.com/warren-dev/warren/backend/events"
 	"github.com/warren-dev/warren/backend/memory"
@@ -71,6 +72,8 @@ type Warren struct {
 	box       *secrets.Box
 	netguard  *netguard.Guard
 	creds     *credexec.Store
+	// auth holds url_fetch's auth profiles (authprofiles.go).
+	auth      *authprofiles.Store
 	cronStore *cron.Store
 	teams     *teams.SQLStore
 	memory    *memory.Store
@@ -166,6 +169,7 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 		return err
 	}
 	w.creds = credexec.NewStore(w.db.SQL(), w.box)
+	w.auth = authprofiles.NewStore(w.db.SQL(), w.box)
 	if err := w.newNetGuard(); err != nil {
 		return err
 	}

@@ -103,6 +103,7 @@ func (w *Warren) initWeb() error {
 		Search:   w.webSearchConfig,
 		CacheDir: filepath.Join(w.dataDir, "cache"),
 		PDFText:  pdfText,
+		Auth:     webAuth{w},
 	})
 	if err != nil {
 		return err

@@ -18,6 +18,7 @@ type ClientOption func(*clientConfig)
 type clientConfig struct {
 	timeout      time.Duration
 	maxRedirects int
+	noFollow     bool
 }
 
 // WithTimeout bounds a whole request, redirects and body included.
@@ -28,6 +29,10 @@ func WithTimeout(d time.Duration) ClientOption { return func(c *clientConfig) { 
 func WithMaxRedirects(n int) ClientOption {
 	return func(c *clientConfig) { c.maxRedirects = min(max(n, 0), MaxRedirects) }
 }
+
+// WithNoFollow returns a redirect as the response instead of following it
+// (a request carrying a credential must not carry it anywhere else).
+func WithNoFollow() ClientOption { return func(c *clientConfig) { c.noFollow = true } }
 
 // HTTPClient returns a client whose every connection goes through the
 // guard's dialer and whose every redirect is checked again. It never uses
@@ -42,6 +47,9 @@ func (g *Guard) HTTPClient(opts ...ClientOption) *http.Client {
 		Transport: guardedTransport{g: g},
 		Timeout:   cfg.timeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if cfg.noFollow {
+				return http.ErrUseLastResponse
+			}
 			if len(via) > cfg.maxRedirects {
 				return refusal(RuleRedirects, redact(req.URL), fmt.Sprintf("more than %d redirects", cfg.maxRedirects))
 			}

@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/warren-dev/warren/policy/netguard"
@@ -40,6 +41,8 @@ type Deps struct {
 	Search func(ctx context.Context) (SearchConfig, error)
 	// PDFText extracts a PDF's text; nil reports that it is not available.
 	PDFText func(ctx context.Context, pdf []byte) (string, error)
+	// Auth resolves url_fetch's auth_profile; nil: no profiles exist.
+	Auth AuthProfiles
 	// CacheDir is where url_fetch's download_path lands (file_cache_dir/).
 	CacheDir string
 	// Endpoints overrides the public search endpoints (tests).
@@ -47,6 +50,22 @@ type Deps struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
+
+// AuthProfiles hands url_fetch the credential of a named auth profile.
+type AuthProfiles interface {
+	// Credential returns the header to send for profile name on a request
+	// to u. An *AuthRefusal is for the model (no such profile, a host the
+	// profile is not for); other errors are Warren's.
+	Credential(ctx context.Context, name string, u *url.URL) (header, value string, err error)
+}
+
+// AuthRefusal is an auth profile the model may not use for a request.
+type AuthRefusal struct {
+	Code tools.ErrorCode
+	Msg  string
+}
+
+func (r *AuthRefusal) Error() string { return r.Msg }
 
 // Endpoints are the search providers' public URLs.
 type Endpoints struct {

@@ -7,6 +7,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -35,8 +36,8 @@ const (
 )
 
 // blockedHeaders may not be set by the model: credentials come only from
-// an auth profile (not yet in Warren), and the rest belong to the
-// transport, which sets them truthfully itself.
+// an auth profile, and the rest belong to the transport, which sets them
+// truthfully itself.
 var blockedHeaders = []string{
 	"authorization", "proxy-authorization", "cookie", "cookie2",
 	"host", "content-length", "transfer-encoding", "connection", "keep-alive",
@@ -46,6 +47,7 @@ var blockedHeaders = []string{
 // URLFetchParams are url_fetch's arguments (seed 003).
 type URLFetchParams struct {
 	URL            string            `json:"url" description:"The http(s) URL to request"`
+	AuthProfile    string            `json:"auth_profile,omitempty" description:"An auth profile the user set up (warren auth list): Warren adds its credential, only for the profile's hosts; you never see it"`
 	Method         string            `json:"method,omitempty" enum:"GET|POST|PUT|PATCH|DELETE|HEAD" description:"HTTP method (default GET)"`
 	Headers        map[string]string `json:"headers,omitempty" description:"Request headers; Authorization and Cookie are refused"`
 	Body           any               `json:"body,omitempty" description:"Request body: a string is sent as text/plain, anything else as JSON"`
@@ -63,7 +65,11 @@ func newURLFetch(d Deps) (tools.Tool, error) {
 		if !ok {
 			return r, nil
 		}
-		c := d.Guard.HTTPClient(netguard.WithTimeout(time.Duration(p.TimeoutSeconds) * time.Second))
+		opts := []netguard.ClientOption{netguard.WithTimeout(time.Duration(p.TimeoutSeconds) * time.Second)}
+		if p.AuthProfile != "" {
+			opts = append(opts, netguard.WithNoFollow()) // the credential goes nowhere else
+		}
+		c := d.Guard.HTTPClient(opts...)
 		resp, err := c.Do(req)
 		if err != nil {
 			return guardResult(err), nil
@@ -140,7 +146,35 @@ func buildRequest(ctx context.Context, d Deps, p *URLFetchParams) (*http.Request
 	for k, v := range p.Headers {
 		req.Header.Set(k, v)
 	}
+	if p.AuthProfile != "" {
+		if r, ok := addCredential(ctx, d, req, p); !ok {
+			return nil, "", r, false
+		}
+	}
 	return req, dest, tools.Result{}, true
+}
+
+// addCredential puts the auth profile's header on req, never replacing a
+// header the model set (that would hide which value was sent).
+func addCredential(ctx context.Context, d Deps, req *http.Request, p *URLFetchParams) (tools.Result, bool) {
+	if d.Auth == nil {
+		return tools.Errorf(tools.CodeValidation, "auth profiles are not available here"), false
+	}
+	header, value, err := d.Auth.Credential(ctx, p.AuthProfile, req.URL)
+	var refusal *AuthRefusal
+	if errors.As(err, &refusal) {
+		return tools.Errorf(refusal.Code, "%s", refusal.Msg), false
+	}
+	if err != nil {
+		return tools.Errorf(tools.CodeExecution, "auth profile %s: %v", p.AuthProfile, err), false
+	}
+	for k := range p.Headers {
+		if strings.EqualFold(strings.TrimSpace(k), header) {
+			return tools.Errorf(tools.CodeSecurity, "header %q comes from auth profile %s; do not set it yourself", k, p.AuthProfile), false
+		}
+	}
+	req.Header.Set(header, value)
+	return tools.Result{}, true
 }
 
 func cmpOr(a, b string) string {
