@@ -45,6 +45,9 @@ var settingSpecs = map[string]settingSpec{
 	SettingMemoryGraph: {def: "false", check: parseBoolSetting,
 		desc: "after an agent writes a memory file, its own model extracts people, projects, places and how they relate " +
 			"into the knowledge graph (knowledge_graph_search); costs a model call per chunk"},
+	// Browser tool (browser.go).
+	SettingBrowserHeadless: {def: "true", check: parseBoolSetting,
+		desc: "run the agents' browsers without a window (false: show the browser window on the desktop; applies to browsers started after the change)"},
 	// First run (onboarding.go).
 	SettingFirstRunDone: {def: "false", check: parseBoolSetting,
 		desc: "the first-run setup was finished or skipped (false: the window opens it on start)"},

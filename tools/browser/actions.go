@@ -39,7 +39,7 @@ func (a *act) location(ctx context.Context) (string, string) {
 // open navigates the tab after the URL passed the guard, and returns the
 // page's snapshot.
 func (a *act) open(ctx context.Context) (tools.Result, error) {
-	if err := checkURL(ctx, a.m.d.Checker, a.p.URL); err != nil {
+	if err := a.s.in.check(ctx, a.p.URL); err != nil {
 		return tools.Errorf(tools.CodeSecurity, "refused to open %s: %v", clip(a.p.URL, 200), err), nil
 	}
 	nctx, cancel := context.WithTimeout(ctx, navTimeout)
@@ -114,6 +114,7 @@ func (a *act) node(ctx context.Context, fn func(ctx context.Context, t *chromedp
 // click scrolls the element into view and clicks its centre with a real
 // mouse event (pages can tell synthetic clicks apart).
 func (a *act) click(ctx context.Context) (tools.Result, error) {
+	loads := watchLoads(ctx)
 	res, ok, err := a.node(ctx, func(ctx context.Context, t *chromedp.Target, id cdp.BackendNodeID) error {
 		_, _ = cdp.Call(ctx, t, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: id})
 		q, err := cdp.Call(ctx, t, dom.GetContentQuads, dom.GetContentQuadsParams{BackendNodeID: id})
@@ -128,9 +129,10 @@ func (a *act) click(ctx context.Context) (tools.Result, error) {
 		return err
 	})
 	if !ok {
+		loads.cancel()
 		return res, err
 	}
-	a.settle(ctx)
+	loads.wait(ctx, a)
 	return a.snapshot(ctx, "Clicked "+a.p.Ref+"; now on "+pageInfo(a.location(ctx)))
 }
 
@@ -164,6 +166,8 @@ func (a *act) settleAt(ctx context.Context, url string) {
 
 // typeText focuses the element and inserts the text as typed input.
 func (a *act) typeText(ctx context.Context) (tools.Result, error) {
+	loads := watchLoads(ctx)
+	defer loads.cancel()
 	res, ok, err := a.node(ctx, func(ctx context.Context, t *chromedp.Target, id cdp.BackendNodeID) error {
 		if _, err := cdp.Call(ctx, t, dom.Focus, dom.FocusParams{BackendNodeID: id}); err != nil {
 			return err
@@ -195,7 +199,7 @@ func (a *act) typeText(ctx context.Context) (tools.Result, error) {
 		return res, err
 	}
 	if a.p.Submit {
-		a.settle(ctx)
+		loads.wait(ctx, a)
 		return a.snapshot(ctx, fmt.Sprintf("Typed %d characters into %s and pressed Enter; now on %s", len([]rune(a.p.Text)), a.p.Ref, pageInfo(a.location(ctx))))
 	}
 	return tools.Text(fmt.Sprintf("Typed %d characters into %s.", len([]rune(a.p.Text)), a.p.Ref)), nil
@@ -220,10 +224,12 @@ func (a *act) press(ctx context.Context) (tools.Result, error) {
 			return tools.Errorf(tools.CodeValidation, "unknown key %q (use Enter, Tab, Escape, Backspace, Delete, Space, ArrowUp/Down/Left/Right, Home, End, PageUp, PageDown or one character)", a.p.Key), nil
 		}
 	}
+	loads := watchLoads(ctx)
+	defer loads.cancel()
 	if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
 		return tools.Errorf(tools.CodeExecution, "press %s: %v", a.p.Key, err), nil
 	}
-	a.settle(ctx)
+	loads.wait(ctx, a)
 	return a.snapshot(ctx, "Pressed "+a.p.Key+"; now on "+pageInfo(a.location(ctx)))
 }
 

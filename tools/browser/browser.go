@@ -76,7 +76,7 @@ func (m *Manager) call(ctx context.Context, p BrowserParams) (tools.Result, erro
 		return tools.Errorf(tools.CodeExecution, "browser: %v", err), nil
 	}
 	defer m.release(s)
-	s.in.networkOn.Store(true)
+	s.in.setCall(cc)
 	a := &act{m: m, s: s, p: p}
 	res, err := a.run(ctx)
 	if err != nil {

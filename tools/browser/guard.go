@@ -12,6 +12,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
+
+	"github.com/warren-dev/warren/tools"
 )
 
 // ErrNetworkOff refuses requests while the agent's network switch is off.
@@ -49,9 +51,11 @@ type blocked struct {
 // redirect hops included) and continues only what the guard allows.
 type interceptor struct {
 	checker URLChecker
-	// networkOn mirrors the agent's network switch of the latest call, so
-	// a page left open cannot keep fetching after it was turned off.
-	networkOn atomic.Bool
+	// call is the call context of the latest call: requests the page makes
+	// are judged for that agent (the guard reads its network switch from
+	// the context), and a page left open cannot keep fetching after the
+	// switch was turned off.
+	call atomic.Pointer[tools.CallContext]
 
 	mu      sync.Mutex
 	refused []blocked
@@ -90,10 +94,7 @@ func (in *interceptor) judge(ctx context.Context, b cdp.Session, ev fetch.EventR
 			raw += ev.Request.URLFragment
 		}
 	}
-	err := ErrNetworkOff
-	if in.networkOn.Load() {
-		err = checkURL(ctx, in.checker, raw)
-	}
+	err := in.check(ctx, raw)
 	if err == nil {
 		_, _ = cdp.Call(ctx, b, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 		return
@@ -104,6 +105,18 @@ func (in *interceptor) judge(ctx context.Context, b cdp.Session, ev fetch.EventR
 	}
 	in.mu.Unlock()
 	_, _ = cdp.Call(ctx, b, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+}
+
+// setCall records the call context requests are judged under from now on.
+func (in *interceptor) setCall(cc tools.CallContext) { in.call.Store(&cc) }
+
+// check judges raw for the agent of the latest call.
+func (in *interceptor) check(ctx context.Context, raw string) error {
+	cc := in.call.Load()
+	if cc == nil || !cc.Network {
+		return ErrNetworkOff
+	}
+	return checkURL(tools.WithCallContext(ctx, *cc), in.checker, raw)
 }
 
 // takeRefused returns and forgets the requests refused since the last call.

@@ -24,7 +24,12 @@ import (
 // user allow-listed it.
 type allowList map[string]bool
 
-func (a allowList) CheckURL(_ context.Context, u *url.URL) error {
+func (a allowList) CheckURL(ctx context.Context, u *url.URL) error {
+	// netguard reads the agent's network switch from the call context:
+	// every check, sub-requests included, must carry it.
+	if cc := tools.CallContextFrom(ctx); cc.Agent == "" || !cc.Network {
+		return fmt.Errorf("checked without the agent's call context (%+v)", cc)
+	}
 	if !a[u.Host] {
 		return fmt.Errorf("host %s is not on the allow list", u.Host)
 	}

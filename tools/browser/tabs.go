@@ -80,7 +80,7 @@ func (a *act) tabList(pages []*target.Info) string {
 // newTab opens a tab, makes it current and, with a URL, opens it there.
 func (a *act) newTab(ctx context.Context) (tools.Result, error) {
 	if a.p.URL != "" {
-		if err := checkURL(ctx, a.m.d.Checker, a.p.URL); err != nil {
+		if err := a.s.in.check(ctx, a.p.URL); err != nil {
 			return tools.Errorf(tools.CodeSecurity, "refused to open %s: %v", clip(a.p.URL, 200), err), nil
 		}
 	}
