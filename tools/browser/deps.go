@@ -36,6 +36,10 @@ type Deps struct {
 	// Checker judges every URL the browser requests. Required: without it
 	// the tool refuses to start a browser (fail closed).
 	Checker URLChecker
+	// Dial opens every connection the browser makes, through Warren's
+	// proxy (netguard's Guard.DialContext checks each address at connect
+	// time); nil dials plainly, leaving the URL checks alone in force.
+	Dial DialFunc
 	// Approvals is asked before evaluate runs JavaScript. Required.
 	Approvals Approver
 	// ProfileDir holds one Chromium profile (user-data-dir) per agent,

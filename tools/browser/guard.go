@@ -99,11 +99,7 @@ func (in *interceptor) judge(ctx context.Context, b cdp.Session, ev fetch.EventR
 		_, _ = cdp.Call(ctx, b, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 		return
 	}
-	in.mu.Lock()
-	if len(in.refused) < maxRefused {
-		in.refused = append(in.refused, blocked{url: raw, reason: err.Error()})
-	}
-	in.mu.Unlock()
+	in.record(raw, err)
 	_, _ = cdp.Call(ctx, b, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
 }
 
@@ -117,6 +113,24 @@ func (in *interceptor) check(ctx context.Context, raw string) error {
 		return ErrNetworkOff
 	}
 	return checkURL(tools.WithCallContext(ctx, *cc), in.checker, raw)
+}
+
+// callContext returns ctx carrying the latest call's context (for the
+// dialer, which reads the agent's network switch from it).
+func (in *interceptor) callContext(ctx context.Context) context.Context {
+	if cc := in.call.Load(); cc != nil {
+		return tools.WithCallContext(ctx, *cc)
+	}
+	return ctx
+}
+
+// record keeps a refused request for the next result.
+func (in *interceptor) record(raw string, err error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if len(in.refused) < maxRefused {
+		in.refused = append(in.refused, blocked{url: raw, reason: err.Error()})
+	}
 }
 
 // takeRefused returns and forgets the requests refused since the last call.

@@ -105,12 +105,16 @@ type rig struct {
 	cc   tools.CallContext
 }
 
-func newRig(t *testing.T, checker URLChecker, answer approvals.Decision, idle time.Duration) *rig {
+func newRig(t *testing.T, checker URLChecker, answer approvals.Decision, idle time.Duration, more ...func(*Deps)) *rig {
 	t.Helper()
 	exe := needChromium(t)
 	ws := t.TempDir()
-	m := NewManager(Deps{Checker: checker, Approvals: answerApprovals(t, answer), ProfileDir: t.TempDir(),
-		Workspace: ws, ExecPath: exe, Idle: idle})
+	d := Deps{Checker: checker, Approvals: answerApprovals(t, answer), ProfileDir: t.TempDir(),
+		Workspace: ws, ExecPath: exe, Idle: idle}
+	for _, f := range more {
+		f(&d)
+	}
+	m := NewManager(d)
 	t.Cleanup(m.Close)
 	tool, err := m.Tool()
 	if err != nil {
@@ -177,6 +181,11 @@ func sitePages(s *sites) http.Handler {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<!doctype html><title>Leaky</title><h1>Leaky page</h1><img src="%[1]s/pixel.png" alt="tracker">
 <iframe src="%[1]s/frame"></iframe><script>fetch("%[1]s/xhr").catch(()=>{})</script>`, s.other.URL)
+	})
+	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>Socket</title><h1>Socket page</h1>
+<script>try { new WebSocket("ws://%s/sock") } catch (e) {}</script>`, hostOf(s.other.URL))
 	})
 	mux.HandleFunc("/redir", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, s.other.URL+"/landing", http.StatusFound)

@@ -24,6 +24,7 @@ type session struct {
 	agent string
 	dir   string
 	in    *interceptor
+	proxy *proxy
 
 	allocCancel   context.CancelFunc
 	browserCtx    context.Context
@@ -70,7 +71,16 @@ func launch(life context.Context, d Deps, agent string) (*session, error) {
 	if err := profileInUse(dir); err != nil {
 		return nil, err
 	}
+	in := &interceptor{checker: d.Checker}
+	px, err := startProxy(life, in, d.Dial)
+	if err != nil {
+		return nil, err
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		// Every connection goes through Warren's proxy, loopback included
+		// (Chromium skips the proxy for loopback unless told <-loopback>).
+		chromedp.ProxyServer(px.addr()),
+		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
 		chromedp.ExecPath(execPath),
 		chromedp.UserDataDir(dir),
 		// Chromium refuses to start as root with its sandbox on; only then
@@ -88,7 +98,7 @@ func launch(life context.Context, d Deps, agent string) (*session, error) {
 	allocCtx, allocCancel := chromedp.NewExecAllocator(life, opts...)
 	bctx, bcancel := chromedp.NewContext(allocCtx)
 	s := &session{agent: agent, dir: dir, allocCancel: allocCancel, browserCtx: bctx, browserCancel: bcancel,
-		in: &interceptor{checker: d.Checker}, tabs: map[target.ID]tab{}}
+		in: in, proxy: px, tabs: map[target.ID]tab{}}
 	if err := s.start(bctx); err != nil {
 		s.shutdown()
 		return nil, err
@@ -141,6 +151,7 @@ func (s *session) shutdown() {
 	s.browserCancel()
 	s.allocCancel()
 	killLeftovers(s.dir)
+	s.proxy.close()
 }
 
 // tabCtx returns the context of the current tab, attaching to it first
