@@ -32,7 +32,23 @@ func TestFormLinkButtonTabs(t *testing.T) {
 		t.Fatalf("form result: %s", snap)
 	}
 
+	// Enter in the field submits the form too.
+	snap = r.ok(t, map[string]any{"action": "open", "url": s.site.URL + "/form"})
+	r.ok(t, map[string]any{"action": "type", "ref": ref(t, snap, "textbox", "Name"), "text": "Grace"})
+	if snap = r.ok(t, map[string]any{"action": "press", "key": "Enter"}); !strings.Contains(snap, `heading "Hello, Grace"`) {
+		t.Fatalf("press Enter: %s", snap)
+	}
+	if res := r.call(t, map[string]any{"action": "press", "key": "Hyperdrive"}); res.Code() != tools.CodeValidation {
+		t.Fatalf("unknown key: %+v", res)
+	}
+	if got := r.ok(t, map[string]any{"action": "scroll", "direction": "bottom"}); !strings.HasPrefix(got, "Scrolled to ") {
+		t.Fatalf("scroll: %s", got)
+	}
+
 	snap = r.ok(t, map[string]any{"action": "open", "url": s.site.URL + "/button"})
+	if got := r.ok(t, map[string]any{"action": "scroll", "ref": ref(t, snap, "button", "Change")}); !strings.Contains(got, "into view") {
+		t.Fatalf("scroll to ref: %s", got)
+	}
 	snap = r.ok(t, map[string]any{"action": "click", "ref": ref(t, snap, "button", "Change")})
 	if !strings.Contains(snap, "Button was clicked") {
 		t.Fatalf("the button did not change the page: %s", snap)
@@ -261,5 +277,21 @@ func waitFor(t *testing.T, limit time.Duration, cond func() bool) {
 			t.Fatalf("condition not met in %s", limit)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestShowWindowWithoutDisplay: browser.headless false with no display to
+// show the window on is a clear error, not a hang.
+func TestShowWindowWithoutDisplay(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	s := newSites(t)
+	r := newRig(t, s.checker, approvals.Deny, 0, func(d *Deps) { d.Headless = func() bool { return false } })
+	res := r.call(t, map[string]any{"action": "open", "url": s.site.URL + "/form"})
+	if res.Code() != tools.CodeExecution || !strings.Contains(res.ForLLM, "browser.headless") {
+		t.Fatalf("no display: %+v", res)
+	}
+	if r.m.Running() != 0 {
+		t.Fatal("a browser is recorded as running")
 	}
 }

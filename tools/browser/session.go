@@ -33,6 +33,10 @@ type session struct {
 	tabs    map[target.ID]tab
 	current target.ID
 
+	// running is set once Chromium answered; chromedp's cancel functions
+	// wait for a browser that never came when it did not.
+	running bool
+
 	mu     sync.Mutex // held for the whole of a call
 	closed atomic.Bool
 	timer  *time.Timer
@@ -121,6 +125,7 @@ func (s *session) start(bctx context.Context) error {
 	case <-time.After(launchTimeout):
 		return fmt.Errorf("start chromium: no answer in %s", launchTimeout)
 	}
+	s.running = true
 	c := chromedp.FromContext(bctx)
 	if err := s.in.start(bctx, c.Browser); err != nil {
 		return err
@@ -139,6 +144,13 @@ func (s *session) start(bctx context.Context) error {
 // process is reaped (allocCancel waits for it) and child processes that
 // outlived it are killed (killLeftovers), so no chromium process remains.
 func (s *session) shutdown() {
+	defer s.proxy.close()
+	if !s.running {
+		// Cancelling the allocator ends the never-answered start too.
+		s.allocCancel()
+		killLeftovers(s.dir)
+		return
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -151,7 +163,6 @@ func (s *session) shutdown() {
 	s.browserCancel()
 	s.allocCancel()
 	killLeftovers(s.dir)
-	s.proxy.close()
 }
 
 // tabCtx returns the context of the current tab, attaching to it first
