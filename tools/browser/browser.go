@@ -152,7 +152,7 @@ func (a *act) run(ctx context.Context) (tools.Result, error) {
 	if a.p.Action == "tabs" {
 		return a.tabs(ctx)
 	}
-	tctx, err := a.s.tabCtx()
+	tctx, err := a.s.tabCtx(ctx)
 	if err != nil {
 		return tools.Errorf(tools.CodeExecution, "%v", err), nil
 	}

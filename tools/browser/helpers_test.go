@@ -69,6 +69,14 @@ func newSites(t *testing.T) *sites {
 	return s
 }
 
+// untouched fails the test when anything reached the refused host.
+func (s *sites) untouched(t *testing.T) {
+	t.Helper()
+	if n := s.otherHits.Load(); n != 0 {
+		t.Fatalf("the refused host got %d requests", n)
+	}
+}
+
 func hostOf(raw string) string {
 	u, _ := url.Parse(raw)
 	return u.Host

@@ -166,8 +166,33 @@ func (s *session) shutdown() {
 }
 
 // tabCtx returns the context of the current tab, attaching to it first
-// when the page opened it (target=_blank, window.open).
-func (s *session) tabCtx() (context.Context, error) {
+// when the page opened it (target=_blank, window.open). When the current
+// tab is gone (the page closed itself), the first open tab becomes current.
+func (s *session) tabCtx(ctx context.Context) (context.Context, error) {
+	pages, err := s.pages(ctx)
+	if err != nil {
+		return nil, err
+	}
+	open := map[target.ID]bool{}
+	for _, p := range pages {
+		open[p.TargetID] = true
+	}
+	for id, t := range s.tabs {
+		if !open[id] && id != s.current {
+			t.cancel()
+			delete(s.tabs, id)
+		}
+	}
+	if !open[s.current] {
+		if len(pages) == 0 {
+			return nil, errors.New("the browser has no open tab: use action close, then open")
+		}
+		if t, ok := s.tabs[s.current]; ok {
+			t.cancel()
+			delete(s.tabs, s.current)
+		}
+		s.current = pages[0].TargetID
+	}
 	if t, ok := s.tabs[s.current]; ok {
 		return t.ctx, nil
 	}
