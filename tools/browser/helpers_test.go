@@ -38,7 +38,7 @@ func (a allowList) CheckURL(ctx context.Context, u *url.URL) error {
 
 // needChromium fails (never skips) when Chromium is missing, saying what
 // to install.
-func needChromium(t *testing.T) string {
+func needChromium(t testing.TB) string {
 	t.Helper()
 	p, err := FindChromium()
 	if err != nil {
@@ -84,7 +84,7 @@ func hostOf(raw string) string {
 
 // answerApprovals wires the real approvals service with a subscriber
 // that plays the person and gives answer.
-func answerApprovals(t *testing.T, answer approvals.Decision) *approvals.Service {
+func answerApprovals(t testing.TB, answer approvals.Decision) *approvals.Service {
 	t.Helper()
 	db, err := store.Open(context.Background(), t.TempDir())
 	if err != nil {
@@ -113,7 +113,7 @@ type rig struct {
 	cc   tools.CallContext
 }
 
-func newRig(t *testing.T, checker URLChecker, answer approvals.Decision, idle time.Duration, more ...func(*Deps)) *rig {
+func newRig(t testing.TB, checker URLChecker, answer approvals.Decision, idle time.Duration, more ...func(*Deps)) *rig {
 	t.Helper()
 	exe := needChromium(t)
 	ws := t.TempDir()
@@ -132,7 +132,7 @@ func newRig(t *testing.T, checker URLChecker, answer approvals.Decision, idle ti
 }
 
 // call runs one browser action and fails the test on a Go error.
-func (r *rig) call(t *testing.T, args map[string]any) tools.Result {
+func (r *rig) call(t testing.TB, args map[string]any) tools.Result {
 	t.Helper()
 	raw, _ := json.Marshal(args)
 	ctx, cancel := context.WithTimeout(tools.WithCallContext(context.Background(), r.cc), 90*time.Second)
@@ -145,7 +145,7 @@ func (r *rig) call(t *testing.T, args map[string]any) tools.Result {
 }
 
 // ok runs an action that must succeed and returns its text for the model.
-func (r *rig) ok(t *testing.T, args map[string]any) string {
+func (r *rig) ok(t testing.TB, args map[string]any) string {
 	t.Helper()
 	res := r.call(t, args)
 	if res.IsError {
