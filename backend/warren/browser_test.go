@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warren-dev/warren/backend/llm/llmtest"
 	"github.com/warren-dev/warren/backend/store"
 	"github.com/warren-dev/warren/backend/warren"
 	"github.com/warren-dev/warren/policy"
@@ -121,4 +122,45 @@ func chromiumUsing(t *testing.T, profile string) string {
 		}
 	}
 	return strings.Join(left, ",")
+}
+
+// TestBrowserInAnAgentRun: a scripted model opens a page, then asks for a
+// snapshot in a later call of the same run: the browser (and its page)
+// persists between the run's calls.
+func TestBrowserInAnAgentRun(t *testing.T) {
+	if _, err := browser.FindChromium(); err != nil {
+		t.Fatalf("install Debian's chromium package (apt-get install chromium): %v", err)
+	}
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>Kept</title><h1>Still here</h1>`)
+	}))
+	defer site.Close()
+	u, _ := url.Parse(site.URL)
+	ctx := context.Background()
+	srv := llmtest.NewServer(t, llmtest.Cassette{Turns: []llmtest.Turn{
+		{Expect: "look at the page", ToolCalls: []llmtest.ToolCall{{ID: "call_open", Name: "browser", Arguments: []string{`{"action":"open","url":"` + site.URL + `"}`}}}, FinishReason: "tool_calls"},
+		{Expect: "Opened " + site.URL, ToolCalls: []llmtest.ToolCall{{ID: "call_snap", Name: "browser", Arguments: []string{`{"action":"snapshot"}`}}}, FinishReason: "tool_calls"},
+		{Expect: `heading "Still here"`, Chunks: []string{"The page says Still here."}},
+	}})
+	w, err := warren.Open(ctx, warren.Options{DataDir: t.TempDir(), URLChecker: hostAllow(u.Host)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.Close() })
+	withProvider(t, w, srv)
+	def, err := w.Store().GetAgent(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def.Network, def.Profile = true, "full"
+	if err := w.Store().PutAgent(ctx, def); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.RunAgent(ctx, warren.RunRequest{Agent: "default", Prompt: "look at the page"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Text, "Still here") || srv.Remaining() != 0 {
+		t.Fatalf("run: %+v (turns left %d)", res, srv.Remaining())
+	}
 }
