@@ -157,6 +157,9 @@ func (a *act) settleAt(ctx context.Context, url string) {
 		if err == nil && len(state) == 2 && state[0] == "complete" && (url == "" || state[1] == url) {
 			return
 		}
+		if errors.Is(err, chromedp.ErrTargetDetached) {
+			return // the tab closed (the page closed itself)
+		}
 		select {
 		case <-sctx.Done():
 		case <-time.After(pollEvery):

@@ -289,3 +289,26 @@ func TestShowWindowWithoutDisplay(t *testing.T) {
 		t.Fatal("a browser is recorded as running")
 	}
 }
+
+// TestTabClosedByThePage: when the current tab closes itself, the next
+// call works on the tab that is left.
+func TestTabClosedByThePage(t *testing.T) {
+	s := newSites(t)
+	r := newRig(t, s.checker, approvals.Deny, 0)
+	snap := r.ok(t, map[string]any{"action": "open", "url": s.site.URL + "/button"})
+	r.ok(t, map[string]any{"action": "click", "ref": ref(t, snap, "link", "Closer in a new tab")})
+	tabs := r.ok(t, map[string]any{"action": "tabs"})
+	idx := 1
+	if strings.Contains(tabs, "2. "+s.site.URL+"/closer") {
+		idx = 2
+	}
+	r.ok(t, map[string]any{"action": "tabs", "tab": "switch", "index": idx})
+	snap = r.ok(t, map[string]any{"action": "snapshot"})
+	r.call(t, map[string]any{"action": "click", "ref": ref(t, snap, "button", "Close me")})
+	waitFor(t, 10*time.Second, func() bool {
+		return !strings.Contains(r.ok(t, map[string]any{"action": "tabs"}), "/closer")
+	})
+	if snap = r.ok(t, map[string]any{"action": "snapshot"}); !strings.Contains(snap, "— Button") {
+		t.Fatalf("after the tab closed itself: %s", snap)
+	}
+}

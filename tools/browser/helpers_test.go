@@ -182,7 +182,9 @@ func sitePages(s *sites) http.Handler {
 	})
 	page("/button", `<!doctype html><title>Button</title><p id="msg">Waiting</p>
 <button onclick="document.getElementById('msg').textContent='Button was clicked'">Change</button>
-<a href="/second">Go to second</a> <a href="/second" target="_blank">Second in a new tab</a>`)
+<a href="/second">Go to second</a> <a href="/second" target="_blank">Second in a new tab</a>
+<a href="/closer" target="_blank">Closer in a new tab</a>`)
+	page("/closer", `<!doctype html><title>Closer</title><button onclick="window.close()">Close me</button>`)
 	page("/second", `<!doctype html><title>Second</title><h1>Second page</h1>`)
 	page("/late", `<!doctype html><title>Late</title><script>setTimeout(()=>{document.body.insertAdjacentHTML('beforeend','<p class="late">Arrived late</p>')},300)</script>`)
 	mux.HandleFunc("/leaky", func(w http.ResponseWriter, r *http.Request) {
