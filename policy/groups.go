@@ -33,6 +33,7 @@ func staticGroupTable() map[string][]string {
 		"fs":         {"read_file", "write_file", "list_files", "edit", "search", "glob", "delete_file", "get_file_info"},
 		"runtime":    {"exec", "credentialed_exec", "process"},
 		"web":        {"web_search", "web_fetch", "url_fetch"},
+		"ui":         {"browser"},
 		"memory":     {"memory_search", "memory_get"},
 		"sessions":   {"sessions_list", "sessions_history", "sessions_send", "spawn", "session_status"},
 		"knowledge":  {"knowledge_graph_search", "skill_search", "tool_search", "search_documents", "search_history", "search_system_knowledge"},

@@ -67,6 +67,9 @@ var settingSpecs = map[string]settingSpec{
 	media.SettingKey(media.KindSpeech):     mediaChainSpec("tts and create_audio (/v1/audio/speech; default model tts-1; empty: espeak-ng on this machine)"),
 	media.SettingKey(media.KindTranscribe): mediaChainSpec("read_audio and read_video's audio (/v1/audio/transcriptions; default model whisper-1)"),
 	media.SettingKey(media.KindVision):     mediaChainSpec("read_image and read_video's frames (a vision chat model, OpenAI-compatible or Anthropic; the provider's default model unless NAME:MODEL)"),
+	// Browser tool (browser.go).
+	SettingBrowserHeadless: {def: "true", check: parseBoolSetting,
+		desc: "run the agents' browsers without a window (false: show the browser window on the desktop; applies to browsers started after the change)"},
 	// First run (onboarding.go).
 	SettingFirstRunDone: {def: "false", check: parseBoolSetting,
 		desc: "the first-run setup was finished or skipped (false: the window opens it on start)"},

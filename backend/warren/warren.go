@@ -26,6 +26,7 @@ import (
 	"github.com/warren-dev/warren/policy/netguard"
 	"github.com/warren-dev/warren/sandbox"
 	"github.com/warren-dev/warren/tools"
+	"github.com/warren-dev/warren/tools/browser"
 	"github.com/warren-dev/warren/tools/builtin"
 	"github.com/warren-dev/warren/tools/credexec"
 	"github.com/warren-dev/warren/tools/messaging"
@@ -49,6 +50,9 @@ type Options struct {
 	// AnnounceDebounce overrides how long finished subagents wait for their
 	// siblings before being announced to the parent (default 1 s).
 	AnnounceDebounce time.Duration
+	// URLChecker judges every request the browser tool makes; nil means
+	// Warren's network guard (the web tools' one; tests pass their own).
+	URLChecker browser.URLChecker
 	// Process names this process in the approval requests other Warren
 	// processes show ("Warren window", "warren mcp serve"); empty means the
 	// program's file name.
@@ -78,6 +82,7 @@ type Warren struct {
 	teams     *teams.SQLStore
 	memory    *memory.Store
 	skills    *skills.Store
+	browser   *browser.Manager
 	// systemDone is set once Warren's docs are ready for
 	// search_system_knowledge in this process.
 	systemMu   sync.Mutex
@@ -217,6 +222,13 @@ func (w *Warren) init(ctx context.Context, opts Options) error {
 	if err := w.initSkills(); err != nil {
 		return err
 	}
+	checker := opts.URLChecker
+	if checker == nil {
+		checker = w.netguard // the one guard every web request goes through
+	}
+	if err := w.initBrowser(checker); err != nil {
+		return err
+	}
 	if err := w.initCustomTools(ctx, runtime.NewShell(shellDeps)); err != nil {
 		return err
 	}
@@ -232,6 +244,9 @@ func (w *Warren) Close() error {
 	w.subagents.Close(ctx)
 	w.stopRuns(ctx)
 	w.mcp.manager.Close()
+	if w.browser != nil {
+		w.browser.Close()
+	}
 	w.closeSandbox(ctx)
 	w.stopLife()
 	if w.memoryDone != nil {
