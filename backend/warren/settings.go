@@ -20,6 +20,8 @@ type Setting struct {
 	Description string `json:"description"`
 	// Secret settings (API keys) are stored sealed; Value is "(set)" or "".
 	Secret bool `json:"secret,omitempty"`
+	// Bool settings are "true" or "false" (the window shows a switch).
+	Bool bool `json:"bool,omitempty"`
 }
 
 // settingSpec describes a known setting: its default, what it means and how
@@ -148,7 +150,8 @@ func (w *Warren) setting(key string) Setting {
 	if s.secret && v != "" {
 		v = "(set)"
 	}
-	return Setting{Key: key, Value: v, Default: s.def, Description: s.desc, Secret: s.secret}
+	return Setting{Key: key, Value: v, Default: s.def, Description: s.desc, Secret: s.secret,
+		Bool: s.def == "true" || s.def == "false"}
 }
 
 // settingSections are the groups of settings the window edits together, in
@@ -156,7 +159,7 @@ func (w *Warren) setting(key string) Setting {
 var settingSections = map[string][]string{
 	"media": {media.SettingKey(media.KindImage), media.SettingKey(media.KindSpeech),
 		media.SettingKey(media.KindTranscribe), media.SettingKey(media.KindVision)},
-	"web": {SettingWebAllowedHosts, SettingWebSearchProviders, SettingWebSearXNGURL, SettingWebBraveKey},
+	"web": {SettingWebAllowedHosts, SettingWebSearchProviders, SettingWebSearXNGURL, SettingWebBraveKey, SettingBrowserHeadless},
 }
 
 // SectionSettings lists one section's settings (media, web).

@@ -14,6 +14,7 @@ export function mediaFakes() {
   const web: SettingValue[] = [
     { key: 'web.allowed_hosts', value: '', default: '', description: 'trusted local hosts' },
     { key: 'web.brave_api_key', value: '', default: '', description: 'the Brave key', secret: true },
+    { key: 'browser.headless', value: 'true', default: 'true', description: 'no window', bool: true },
   ];
   const sections: Record<string, SettingValue[]> = { media: settings, web };
   return {

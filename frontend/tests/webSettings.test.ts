@@ -34,5 +34,13 @@ describe('web settings', () => {
     expect(api.setSectionSetting).toHaveBeenLastCalledWith('web', 'web.brave_api_key', '');
     expect(await within(keyRow).findByRole('status')).toHaveProperty('textContent', 'Cleared.');
     expect(key.placeholder).toBe('not set');
+
+    // A yes/no setting is a switch that saves when flipped.
+    const headless = screen.getByRole('switch', { name: 'Browser without a window' }) as HTMLInputElement;
+    expect(headless.checked).toBe(true);
+    await user.click(headless);
+    expect(api.setSectionSetting).toHaveBeenLastCalledWith('web', 'browser.headless', 'false');
+    await within(headless.closest('form') as HTMLElement).findByRole('status');
+    expect(headless.checked).toBe(false);
   });
 });

@@ -545,4 +545,6 @@ export interface SettingValue {
   description: string;
   /** A sealed secret: value is "(set)" or "". */
   secret?: boolean;
+  /** "true" or "false": shown as a switch, saved when flipped. */
+  bool?: boolean;
 }
