@@ -52,6 +52,9 @@ type Options struct {
 	SandboxCommand func(ctx context.Context, s Server, env map[string]string) (*exec.Cmd, error)
 	// OnToolsChanged runs (without locks held) when any server's tool list changed.
 	OnToolsChanged func()
+	// Client answers the servers' requests (roots, sampling, elicitation);
+	// nil declares none of those capabilities.
+	Client *ClientHandlers
 }
 
 // Manager connects, watches and reconnects the configured servers.
