@@ -132,4 +132,3 @@ func TestMCPElicitationAndRoots(t *testing.T) {
 		t.Fatalf("roots = %+v (workspace %s)", res, w.Workspace())
 	}
 }
-

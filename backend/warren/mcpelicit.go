@@ -185,7 +185,9 @@ type ElicitField struct {
 }
 
 // ParseElicitSchema reads a requested schema into form fields, in a stable order.
-func ParseElicitSchema(schema json.RawMessage) ([]ElicitField, error) { return parseElicitSchema(schema) }
+func ParseElicitSchema(schema json.RawMessage) ([]ElicitField, error) {
+	return parseElicitSchema(schema)
+}
 
 func parseElicitSchema(schema json.RawMessage) ([]ElicitField, error) {
 	var s struct {
