@@ -65,7 +65,7 @@ func (w *Warren) ReadMCPResource(ctx context.Context, ref MCPServerRef, uri stri
 	for i, c := range contents {
 		if t, ok := mcpgo.AsTextResourceContents(c); ok {
 			t.Text = w.Scrub(t.Text)
-			contents[i] = t
+			contents[i] = *t
 		}
 	}
 	return contents, nil
@@ -97,7 +97,7 @@ func (w *Warren) GetMCPPrompt(ctx context.Context, ref MCPServerRef, name string
 		case mcpgo.EmbeddedResource:
 			if t, ok := mcpgo.AsTextResourceContents(c.Resource); ok {
 				t.Text = w.Scrub(t.Text)
-				c.Resource = t
+				c.Resource = *t
 				res.Messages[i].Content = c
 			}
 		}
