@@ -1,0 +1,38 @@
+import { render, screen } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import ToolCallCard from '../src/components/ToolCallCard.svelte';
+import { applyEvent, emptyTranscript, progressPercent, type ToolCallView } from '../src/lib/chat';
+import type { AgentEvent } from '../src/lib/types';
+
+const ev = (e: Partial<AgentEvent> & Pick<AgentEvent, 'kind'>): AgentEvent => ({ run_id: 'run-1', session: 's1', ...e });
+
+describe('tool progress', () => {
+  it('keeps the latest progress on the running card and drops it when the call ends', () => {
+    const t = emptyTranscript();
+    t.running = true;
+    applyEvent(t, ev({ kind: 'tool_start', tool: 'mcp_ev_slow', call_id: 'c1', args: '{}' }));
+    applyEvent(t, ev({ kind: 'tool_progress', tool: 'mcp_ev_slow', call_id: 'c1', progress: 1, total: 4, text: 'step one' }));
+    applyEvent(t, ev({ kind: 'tool_progress', tool: 'mcp_ev_slow', call_id: 'c1', progress: 2, total: 4 }));
+    const card = t.items[0];
+    expect(card.kind === 'tool' && card.call.progress).toEqual({ progress: 2, total: 4, message: undefined });
+    applyEvent(t, ev({ kind: 'tool_end', tool: 'mcp_ev_slow', call_id: 'c1', result: 'done' }));
+    expect(card.kind === 'tool' && card.call.progress).toBeUndefined();
+    // Progress of an unknown call is ignored.
+    applyEvent(t, ev({ kind: 'tool_progress', tool: 'x', call_id: 'nope', progress: 1, total: 2 }));
+    expect(t.items).toHaveLength(1);
+  });
+
+  it('computes a bounded percentage, none without a total', () => {
+    expect(progressPercent({ progress: 21, total: 50 })).toBe(42);
+    expect(progressPercent({ progress: 9, total: 5 })).toBe(100);
+    expect(progressPercent({ progress: 3, total: 0 })).toBeNull();
+  });
+
+  it('shows a progress bar on the running card', () => {
+    const call: ToolCallView = { id: 'c1', name: 'mcp_ev_slow', args: '{}', running: true, progress: { progress: 21, total: 50, message: 'halfway' } };
+    render(ToolCallCard, { props: { call, ontoggle: () => {} } });
+    const bar = screen.getByTestId('tool-progress');
+    expect(bar.textContent).toContain('42% halfway');
+    expect(bar.querySelector('progress')?.getAttribute('value')).toBe('42');
+  });
+});
