@@ -1,8 +1,10 @@
-import { render, screen } from '@testing-library/svelte';
+import { render, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
+import McpPanel from '../src/components/McpPanel.svelte';
 import ToolCallCard from '../src/components/ToolCallCard.svelte';
 import { applyEvent, emptyTranscript, progressPercent, type ToolCallView } from '../src/lib/chat';
 import type { AgentEvent } from '../src/lib/types';
+import { fakeApi, freezeClock } from './fakeApi';
 
 const ev = (e: Partial<AgentEvent> & Pick<AgentEvent, 'kind'>): AgentEvent => ({ run_id: 'run-1', session: 's1', ...e });
 
@@ -34,5 +36,28 @@ describe('tool progress', () => {
     const bar = screen.getByTestId('tool-progress');
     expect(bar.textContent).toContain('42% halfway');
     expect(bar.querySelector('progress')?.getAttribute('value')).toBe('42');
+  });
+});
+
+describe('MCP status facts', () => {
+  it('shows the fallback transport, when the server started, and a status whose writer is gone', async () => {
+    freezeClock();
+    const api = fakeApi();
+    api.seedMcpServer(
+      { name: 'web', transport: 'streamable-http', command: undefined, args: undefined, url: 'http://127.0.0.1:3001/mcp' },
+      { state: 'connected', via: 'sse', started_at: new Date(Date.now() - 5 * 60_000).toISOString(), pid: undefined },
+    );
+    api.seedMcpServer({ name: 'ok' }, { state: 'connected' });
+    const views = await api.mcpServers();
+    api.mcpServers.mockImplementation(async () => views.map((v) => (v.server.name === 'ok' ? { ...v, source: 'warren mcp serve (pid 7)', writer_gone: true } : v)));
+    render(McpPanel, { api, active: true });
+    await waitFor(() => expect(document.querySelectorAll('[data-server]')).toHaveLength(2));
+    const web = document.querySelector<HTMLElement>('[data-server="web"]')!;
+    expect(within(web).getByTestId('mcp-via').textContent).toMatch(/via .*SSE/i);
+    expect(within(web).getByTestId('mcp-started').textContent).toContain('started 5 min');
+    expect(within(web).queryByTestId('mcp-writer-gone')).toBeNull();
+    const ok = document.querySelector<HTMLElement>('[data-server="ok"]')!;
+    expect(within(ok).getByTestId('mcp-writer-gone').textContent).toContain('is gone');
+    expect(within(ok).queryByTestId('mcp-via')).toBeNull();
   });
 });
