@@ -101,3 +101,29 @@ func PromptContentText(c mcpgo.Content) string {
 	}
 	return ""
 }
+
+// MCPChatPrompt is one prompt offered in an agent's chat composer.
+type MCPChatPrompt struct {
+	Server string       `json:"server"`
+	Prompt mcpgo.Prompt `json:"prompt"`
+}
+
+// MCPChatPrompts lists the prompts of the running servers the agent may
+// use; a server that fails to list them is left out (its status says why).
+func (w *Warren) MCPChatPrompts(ctx context.Context, agent string) ([]MCPChatPrompt, error) {
+	names, err := w.mcpServersFor(ctx, MCPUse{Agent: agent})
+	if err != nil {
+		return nil, err
+	}
+	var out []MCPChatPrompt
+	for _, name := range names {
+		prompts, err := w.MCP().Prompts(ctx, name, agent)
+		if err != nil {
+			continue
+		}
+		for _, p := range prompts {
+			out = append(out, MCPChatPrompt{Server: name, Prompt: p})
+		}
+	}
+	return out, nil
+}

@@ -37,8 +37,10 @@ type ElicitationRequest struct {
 	Message string `json:"message"`
 	// Schema is the requested JSON schema: an object of flat string,
 	// number, integer, boolean and enum properties.
-	Schema  json.RawMessage `json:"schema"`
-	Created time.Time       `json:"created"`
+	Schema json.RawMessage `json:"schema"`
+	// Fields are Schema read as a form.
+	Fields  []ElicitField `json:"fields"`
+	Created time.Time     `json:"created"`
 }
 
 // ElicitationAnswer is the user's answer: accept (with Content), decline or cancel.
@@ -137,7 +139,8 @@ func (w *Warren) mcpElicit(ctx context.Context, from mcp.Requester, p mcpgo.Elic
 	if err != nil {
 		return nil, fmt.Errorf("requestedSchema: %w", err)
 	}
-	if _, err := parseElicitSchema(schema); err != nil {
+	fields, err := parseElicitSchema(schema)
+	if err != nil {
 		return decline("the requested schema is not a flat form: " + err.Error()), nil
 	}
 	e := w.elicit()
@@ -149,7 +152,7 @@ func (w *Warren) mcpElicit(ctx context.Context, from mcp.Requester, p mcpgo.Elic
 	}
 	e.seq++
 	req := ElicitationRequest{ID: fmt.Sprintf("eli-%d-%d", time.Now().UnixMilli(), e.seq), Server: from.Server, Agent: from.Agent,
-		Session: cc.SandboxKey, CallID: cc.CallID, Message: p.Message, Schema: schema, Created: time.Now().UTC()}
+		Session: cc.SandboxKey, CallID: cc.CallID, Message: p.Message, Schema: schema, Fields: fields, Created: time.Now().UTC()}
 	ch := make(chan ElicitationAnswer, 1)
 	e.pending[req.ID] = pendingElicitation{req: req, ch: ch}
 	e.mu.Unlock()
