@@ -88,3 +88,12 @@ func (a *App) PendingElicitations() []warren.ElicitationRequest {
 func (a *App) AnswerElicitation(ans warren.ElicitationAnswer) (bool, error) {
 	return a.core.AnswerElicitation(ans)
 }
+
+// MCPChatResources lists the resources the chat offers to attach for agent.
+func (a *App) MCPChatResources(agent string) ([]warren.MCPChatResource, error) {
+	out, err := a.core.MCPChatResources(a.context(), agent)
+	if out == nil {
+		out = []warren.MCPChatResource{}
+	}
+	return out, err
+}

@@ -75,6 +75,10 @@ func TestMCPClientFeaturesInTheWindow(t *testing.T) {
 	if err != nil || text != "What's weather in Paris?" {
 		t.Fatalf("render: %q %v", text, err)
 	}
+	chatRes, err := a.MCPChatResources("default")
+	if err != nil || !slices.ContainsFunc(chatRes, func(r warren.MCPChatResource) bool { return r.Server == "ev" && r.Resource.URI == uri }) {
+		t.Fatalf("chat resources: %v %d", err, len(chatRes))
+	}
 	// Another agent that may not use the server gets nothing.
 	if _, err := a.MCPResources("ev", "nobody"); err == nil {
 		t.Fatal("an unknown agent read the server's resources")

@@ -127,3 +127,29 @@ func (w *Warren) MCPChatPrompts(ctx context.Context, agent string) ([]MCPChatPro
 	}
 	return out, nil
 }
+
+// MCPChatResource is one resource offered for attaching in an agent's chat.
+type MCPChatResource struct {
+	Server   string         `json:"server"`
+	Resource mcpgo.Resource `json:"resource"`
+}
+
+// MCPChatResources lists the resources of the running servers the agent
+// may use; a server that fails to list them is left out.
+func (w *Warren) MCPChatResources(ctx context.Context, agent string) ([]MCPChatResource, error) {
+	names, err := w.mcpServersFor(ctx, MCPUse{Agent: agent})
+	if err != nil {
+		return nil, err
+	}
+	var out []MCPChatResource
+	for _, name := range names {
+		res, err := w.MCP().Resources(ctx, name, agent)
+		if err != nil {
+			continue
+		}
+		for _, r := range res {
+			out = append(out, MCPChatResource{Server: name, Resource: r})
+		}
+	}
+	return out, nil
+}
