@@ -1,8 +1,11 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import McpElicitation from '../src/components/McpElicitation.svelte';
 import McpPanel from '../src/components/McpPanel.svelte';
 import ToolCallCard from '../src/components/ToolCallCard.svelte';
 import { applyEvent, emptyTranscript, progressPercent, type ToolCallView } from '../src/lib/chat';
+import { formContent, matchPrompts, missingArguments, slashQuery, type ElicitField } from '../src/lib/mcpClient';
 import type { AgentEvent } from '../src/lib/types';
 import { fakeApi, freezeClock } from './fakeApi';
 
@@ -59,5 +62,65 @@ describe('MCP status facts', () => {
     const ok = document.querySelector<HTMLElement>('[data-server="ok"]')!;
     expect(within(ok).getByTestId('mcp-writer-gone').textContent).toContain('is gone');
     expect(within(ok).queryByTestId('mcp-via')).toBeNull();
+  });
+});
+
+const fields: ElicitField[] = [
+  { name: 'name', title: 'Name', type: 'string', required: true },
+  { name: 'age', type: 'integer' },
+  { name: 'ok', title: 'Agree', type: 'boolean' },
+  { name: 'hero', type: 'string', enum: ['hero-1', 'hero-2'], default: 'hero-1' },
+  { name: 'many', type: 'unsupported' },
+];
+
+describe('elicitation form', () => {
+  it('builds the content from typed fields and names the first problem', () => {
+    expect(formContent(fields, { name: '', hero: 'hero-1' }).error).toBe('Name is required');
+    expect(formContent(fields, { name: 'Ada', age: '4.5' }).error).toBe('age must be a whole number');
+    expect(formContent(fields, { name: 'Ada', hero: 'villain' }).error).toContain('must be one of hero-1, hero-2');
+    expect(formContent(fields, { name: 'Ada', age: '40', ok: true, hero: 'hero-2', many: ['x'] }).content).toEqual({ name: 'Ada', age: 40, ok: true, hero: 'hero-2' });
+  });
+
+  it('asks in a dialog and answers accept, decline or cancel', async () => {
+    const api = fakeApi();
+    render(McpElicitation, { api });
+    api.mcpClient.emitElicitation({ id: 'e1', server: 'ev', agent: 'default', message: 'Please provide inputs', fields, created: new Date().toISOString() });
+    const dialog = await screen.findByTestId('mcp-elicitation');
+    expect(dialog.textContent).toContain('Please provide inputs');
+    expect(dialog.textContent).toContain('a multiple choice Warren cannot show');
+    const user = userEvent.setup();
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Name is required');
+    await user.type(within(dialog).getByLabelText('Name *'), 'Ada');
+    await user.type(within(dialog).getByLabelText('age'), '40');
+    await user.click(within(dialog).getByLabelText('Agree'));
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(screen.queryByTestId('mcp-elicitation')).toBeNull());
+    expect(api.mcpClient.answers).toEqual([{ id: 'e1', action: 'accept', content: { name: 'Ada', age: 40, ok: true, hero: 'hero-1' } }]);
+
+    api.mcpClient.emitElicitation({ id: 'e2', server: 'ev', message: 'Again?', fields, created: new Date().toISOString() });
+    await user.click(await screen.findByRole('button', { name: 'Decline' }));
+    await waitFor(() => expect(api.mcpClient.answers.at(-1)).toEqual({ id: 'e2', action: 'decline' }));
+
+    // A question the server withdrew closes by itself.
+    api.mcpClient.emitElicitation({ id: 'e3', server: 'ev', message: 'Gone soon', fields: [], created: new Date().toISOString() });
+    await screen.findByTestId('mcp-elicitation');
+    api.mcpClient.cancelElicitation('e3');
+    await waitFor(() => expect(screen.queryByTestId('mcp-elicitation')).toBeNull());
+  });
+});
+
+describe('composer prompts', () => {
+  it('reads the slash query and matches server:prompt labels', () => {
+    expect(slashQuery('/ev:ar')).toBe('ev:ar');
+    expect(slashQuery('hello /x')).toBeNull();
+    expect(slashQuery('/a\nb')).toBeNull();
+    const prompts = [
+      { server: 'ev', prompt: { name: 'simple-prompt' } },
+      { server: 'ev', prompt: { name: 'args-prompt', title: 'Arguments Prompt', arguments: [{ name: 'city', required: true }, { name: 'state' }] } },
+    ];
+    expect(matchPrompts(prompts, '').map((p) => p.prompt.name)).toEqual(['args-prompt', 'simple-prompt']);
+    expect(matchPrompts(prompts, 'ARGUMENTS').map((p) => p.prompt.name)).toEqual(['args-prompt']);
+    expect(missingArguments(prompts[1], { state: 'TX' })).toEqual(['city']);
   });
 });
