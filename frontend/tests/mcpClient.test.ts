@@ -1,6 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import ChatPanel from '../src/components/ChatPanel.svelte';
 import McpElicitation from '../src/components/McpElicitation.svelte';
 import McpPanel from '../src/components/McpPanel.svelte';
 import ToolCallCard from '../src/components/ToolCallCard.svelte';
@@ -122,5 +123,44 @@ describe('composer prompts', () => {
     expect(matchPrompts(prompts, '').map((p) => p.prompt.name)).toEqual(['args-prompt', 'simple-prompt']);
     expect(matchPrompts(prompts, 'ARGUMENTS').map((p) => p.prompt.name)).toEqual(['args-prompt']);
     expect(missingArguments(prompts[1], { state: 'TX' })).toEqual(['city']);
+  });
+});
+
+describe('composer MCP', () => {
+  it('offers prompts on "/", asks for arguments and inserts the rendered text; attaches a resource', async () => {
+    const api = fakeApi();
+    const user = userEvent.setup();
+    render(ChatPanel, { props: { api, active: true } });
+    await waitFor(() => expect(api.sessions).toHaveBeenCalledWith('default'));
+    const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+
+    await user.type(box, '/args');
+    const menu = await screen.findByTestId('mcp-prompt-menu');
+    await waitFor(() => expect(menu.querySelectorAll('[data-prompt]')).toHaveLength(1));
+    expect(api.mcpChatPrompts).toHaveBeenCalledWith('default');
+    // Enter on "/name" does not send the slash text.
+    await user.keyboard('{Enter}');
+    expect(api.sendMessage).not.toHaveBeenCalled();
+    await user.click(menu.querySelector<HTMLElement>('[data-prompt="ev:args-prompt"]')!);
+    await user.click(within(menu).getByRole('button', { name: 'Insert' }));
+    expect(within(menu).getByRole('alert').textContent).toBe('city is required');
+    await user.type(within(menu).getByLabelText('city *'), 'Paris');
+    await user.click(within(menu).getByRole('button', { name: 'Insert' }));
+    await waitFor(() => expect(box.value).toBe("What's weather in Paris?"));
+    expect(api.renderMcpPrompt).toHaveBeenCalledWith('ev', 'default', 'args-prompt', { city: 'Paris' });
+    expect(screen.queryByTestId('mcp-prompt-menu')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Attach an MCP resource' }));
+    const picker = await screen.findByTestId('mcp-resource-picker');
+    const item = await waitFor(() => picker.querySelector<HTMLElement>('[data-resource="demo://resource/static/document/features.md"]')!);
+    await user.click(item);
+    await waitFor(() => expect(document.querySelector('[data-attachment="attachments/features.md"]')).toBeTruthy());
+    expect(api.attachMcpResource).toHaveBeenCalledWith('ev', 'default', 'demo://resource/static/document/features.md');
+    await user.click(box);
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(api.sendMessage).toHaveBeenCalled());
+    const sent = api.sendMessage.mock.calls[0][2] as string;
+    expect(sent).toContain("What's weather in Paris?");
+    expect(sent).toContain('attachments/features.md');
   });
 });

@@ -157,3 +157,11 @@ export function formContent(fields: ElicitField[], values: Record<string, unknow
   }
   return { content };
 }
+
+/** What the chat composer needs for MCP prompts and resources (bound to the chat's agent). */
+export interface ComposerMcp {
+  prompts: () => Promise<McpChatPrompt[]>;
+  renderPrompt: (p: McpChatPrompt, args: Record<string, string>) => Promise<string>;
+  resources: () => Promise<McpChatResource[]>;
+  attachResource: (r: McpChatResource) => Promise<import('./types').Attachment>;
+}
