@@ -152,7 +152,11 @@ describe('composer MCP', () => {
 
     await user.click(screen.getByRole('button', { name: 'Attach an MCP resource' }));
     const picker = await screen.findByTestId('mcp-resource-picker');
-    const item = await waitFor(() => picker.querySelector<HTMLElement>('[data-resource="demo://resource/static/document/features.md"]')!);
+    const item = await waitFor(() => {
+      const el = picker.querySelector<HTMLElement>('[data-resource="demo://resource/static/document/features.md"]');
+      if (!el) throw new Error('no resource');
+      return el;
+    });
     await user.click(item);
     await waitFor(() => expect(document.querySelector('[data-attachment="attachments/features.md"]')).toBeTruthy());
     expect(api.attachMcpResource).toHaveBeenCalledWith('ev', 'default', 'demo://resource/static/document/features.md');
@@ -162,5 +166,26 @@ describe('composer MCP', () => {
     const sent = api.sendMessage.mock.calls[0][2] as string;
     expect(sent).toContain("What's weather in Paris?");
     expect(sent).toContain('attachments/features.md');
+  });
+});
+
+describe('MCP server card resources', () => {
+  it('lists resources and templates and previews one', async () => {
+    const api = fakeApi();
+    api.seedMcpServer({ name: 'ev' }, { state: 'connected', resources: 1 });
+    const user = userEvent.setup();
+    render(McpPanel, { api, active: true });
+    const card = await waitFor(() => {
+      const el = document.querySelector<HTMLElement>('[data-server="ev"]');
+      if (!el) throw new Error('no card');
+      return el;
+    });
+    await user.click(within(card).getByRole('button', { name: /ev/, expanded: false }));
+    await user.click(within(card).getByRole('tab', { name: 'Resources' }));
+    const section = await within(card).findByTestId('mcp-resources');
+    expect(section.textContent).toContain('demo://resource/dynamic/text/{index}');
+    await user.click(await within(section).findByRole('button', { name: 'features.md' }));
+    expect((await within(section).findByTestId('mcp-resource-preview')).textContent).toContain('Everything Server');
+    expect(api.readMcpResource).toHaveBeenCalledWith('ev', 'default', 'demo://resource/static/document/features.md');
   });
 });
