@@ -27,8 +27,8 @@ func TestAskElicitationOnTerminal(t *testing.T) {
 		}
 	}
 	var out strings.Builder
-	// Fields in name order: age, hero, name, ok. Bad input is asked again.
-	ans, ok := askElicitation(&out, req, feed("y", "4.5", "40", "", "", "Ada", "maybe", "yes"))
+	// Required fields first, then by name: name, age, hero, ok. Bad input is asked again.
+	ans, ok := askElicitation(&out, req, feed("y", "", "Ada", "4.5", "40", "", "maybe", "yes"))
 	if !ok || ans.Action != "accept" {
 		t.Fatalf("answer = %+v, %v\n%s", ans, ok, out.String())
 	}

@@ -240,6 +240,16 @@ func parseElicitSchema(schema json.RawMessage) ([]ElicitField, error) {
 		}
 		out = append(out, f)
 	}
+	// Required fields first (the schema's own order is lost in decoding).
+	slices.SortStableFunc(out, func(a, b ElicitField) int {
+		switch {
+		case a.Required == b.Required:
+			return 0
+		case a.Required:
+			return -1
+		}
+		return 1
+	})
 	return out, nil
 }
 
