@@ -110,6 +110,27 @@ func TestClientFeaturesServerEverything(t *testing.T) {
 	if text := ResultText(res); !strings.Contains(text, "file://") {
 		t.Fatalf("roots result names no file root: %s", text)
 	}
+	// roots/list_changed: the server asks for the roots again.
+	rootsAsked := func() int {
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		n := 0
+		for _, from := range rec.seen {
+			if from.Call == nil { // roots asked outside a call
+				n++
+			}
+		}
+		return n
+	}
+	before := rootsAsked()
+	m.RootsChanged(context.Background())
+	deadline = time.Now().Add(10 * time.Second)
+	for rootsAsked() == before {
+		if time.Now().After(deadline) {
+			t.Fatal("the server did not ask for the roots after roots/list_changed")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	var sampled bool

@@ -1,11 +1,13 @@
 package warren_test
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/warren-dev/warren/backend/agent"
 	"github.com/warren-dev/warren/backend/approvals"
 	"github.com/warren-dev/warren/backend/llm/llmtest"
 	wmcp "github.com/warren-dev/warren/backend/mcp"
@@ -130,5 +132,37 @@ func TestMCPElicitationAndRoots(t *testing.T) {
 	res = call(t, w, "default", "mcp_ev_get-roots-list", `{}`)
 	if res.IsError || !strings.Contains(res.ForLLM, "file://"+w.Workspace()) {
 		t.Fatalf("roots = %+v (workspace %s)", res, w.Workspace())
+	}
+}
+
+// A run's MCP tool call reports its server's progress as tool_progress
+// events (the chat's progress bar, the CLI's line).
+func TestMCPProgressReachesRunEvents(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Cassette{Models: []string{"m1"}, Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{{ID: "slow", Name: "mcp_ev_trigger-long-running-operation", Arguments: []string{`{"duration":0.6,"steps":3}`}}}},
+		{Chunks: []string{"done"}},
+	}})
+	w := open(t, t.TempDir())
+	withProvider(t, w, srv)
+	addServer(t, w, wmcp.Server{Name: "ev", Transport: wmcp.TransportStdio, Command: everythingBin(t), Args: []string{"stdio"}})
+	var rec events
+	res, err := w.RunAgent(context.Background(), warren.RunRequest{Agent: "default", Prompt: "go"}, rec.on)
+	if err != nil || res.Text != "done" {
+		t.Fatalf("run = %+v, %v", res, err)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var seen []float64
+	for _, ev := range rec.all {
+		if ev.Kind == agent.EventToolProgress {
+			if ev.CallID != "slow" || ev.Total != 3 {
+				t.Fatalf("progress event = %+v", ev)
+			}
+			seen = append(seen, ev.Progress)
+		}
+	}
+	if len(seen) != 3 || seen[2] != 3 {
+		t.Fatalf("progress seen = %v", seen)
 	}
 }
