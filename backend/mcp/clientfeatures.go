@@ -187,18 +187,7 @@ func (m *Manager) RootsChanged(ctx context.Context) {
 	if m.opts.Client == nil || m.opts.Client.Roots == nil {
 		return
 	}
-	m.mu.Lock()
-	var all []*supervised
-	for _, s := range m.servers {
-		all = append(all, s)
-	}
-	for _, byAgent := range m.agents {
-		for _, s := range byAgent {
-			all = append(all, s)
-		}
-	}
-	m.mu.Unlock()
-	for _, s := range all {
+	for _, s := range m.allSupervised() {
 		s.mu.Lock()
 		c := s.conn
 		s.mu.Unlock()

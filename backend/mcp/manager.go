@@ -120,13 +120,10 @@ func NewManager(opts Options) *Manager {
 		agents: map[string]map[string]*supervised{}}
 }
 
-// Store returns the server store.
-func (m *Manager) Store() *Store { return m.opts.Store }
-
-// Close stops every server and waits for their processes to be gone.
-func (m *Manager) Close() {
-	m.stop()
+// allSupervised is every shared and agent connection.
+func (m *Manager) allSupervised() []*supervised {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	all := make([]*supervised, 0, len(m.servers))
 	for _, s := range m.servers {
 		all = append(all, s)
@@ -136,8 +133,16 @@ func (m *Manager) Close() {
 			all = append(all, s)
 		}
 	}
-	m.mu.Unlock()
-	for _, s := range all {
+	return all
+}
+
+// Store returns the server store.
+func (m *Manager) Store() *Store { return m.opts.Store }
+
+// Close stops every server and waits for their processes to be gone.
+func (m *Manager) Close() {
+	m.stop()
+	for _, s := range m.allSupervised() {
 		s.cancel()
 	}
 	m.wg.Wait()

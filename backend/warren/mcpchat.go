@@ -111,18 +111,27 @@ type MCPChatPrompt struct {
 // MCPChatPrompts lists the prompts of the running servers the agent may
 // use; a server that fails to list them is left out (its status says why).
 func (w *Warren) MCPChatPrompts(ctx context.Context, agent string) ([]MCPChatPrompt, error) {
+	return eachMCPServer(ctx, w, agent, func(name string) ([]MCPChatPrompt, error) {
+		prompts, err := w.MCP().Prompts(ctx, name, agent)
+		out := make([]MCPChatPrompt, len(prompts))
+		for i, p := range prompts {
+			out[i] = MCPChatPrompt{Server: name, Prompt: p}
+		}
+		return out, err
+	})
+}
+
+// eachMCPServer gathers list's items over the servers the agent may use,
+// leaving out a server whose list fails.
+func eachMCPServer[T any](ctx context.Context, w *Warren, agent string, list func(server string) ([]T, error)) ([]T, error) {
 	names, err := w.mcpServersFor(ctx, MCPUse{Agent: agent})
 	if err != nil {
 		return nil, err
 	}
-	var out []MCPChatPrompt
+	var out []T
 	for _, name := range names {
-		prompts, err := w.MCP().Prompts(ctx, name, agent)
-		if err != nil {
-			continue
-		}
-		for _, p := range prompts {
-			out = append(out, MCPChatPrompt{Server: name, Prompt: p})
+		if items, err := list(name); err == nil {
+			out = append(out, items...)
 		}
 	}
 	return out, nil
@@ -137,19 +146,12 @@ type MCPChatResource struct {
 // MCPChatResources lists the resources of the running servers the agent
 // may use; a server that fails to list them is left out.
 func (w *Warren) MCPChatResources(ctx context.Context, agent string) ([]MCPChatResource, error) {
-	names, err := w.mcpServersFor(ctx, MCPUse{Agent: agent})
-	if err != nil {
-		return nil, err
-	}
-	var out []MCPChatResource
-	for _, name := range names {
+	return eachMCPServer(ctx, w, agent, func(name string) ([]MCPChatResource, error) {
 		res, err := w.MCP().Resources(ctx, name, agent)
-		if err != nil {
-			continue
+		out := make([]MCPChatResource, len(res))
+		for i, r := range res {
+			out[i] = MCPChatResource{Server: name, Resource: r}
 		}
-		for _, r := range res {
-			out = append(out, MCPChatResource{Server: name, Resource: r})
-		}
-	}
-	return out, nil
+		return out, err
+	})
 }
