@@ -189,3 +189,12 @@ describe('MCP server card resources', () => {
     expect(api.readMcpResource).toHaveBeenCalledWith('ev', 'default', 'demo://resource/static/document/features.md');
   });
 });
+
+describe('sampling approval', () => {
+  it("is asked on the card of the MCP call that caused it", async () => {
+    const { requestForCall } = await import('../src/lib/approvals');
+    const req = { id: 'a1', tool: 'mcp_sampling', call_id: 'c9', summary: 'MCP server ev asks default’s model m1', reason: '', created: '', deadline: '' };
+    expect(requestForCall([req], 'c9', 'mcp_ev_trigger-sampling-request')?.id).toBe('a1');
+    expect(requestForCall([req], 'other', 'mcp_ev_trigger-sampling-request')).toBeNull();
+  });
+});
