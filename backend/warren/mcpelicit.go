@@ -57,6 +57,20 @@ type elicitations struct {
 	seq     int
 	ui      int
 	pending map[string]pendingElicitation
+	forward ElicitationForwarder
+}
+
+// ElicitationForwarder passes a server's question on before Warren asks
+// itself (the gateway: to its own MCP client's user); handled false leaves
+// it to the window or terminal.
+type ElicitationForwarder func(ctx context.Context, from mcp.Requester, p mcpgo.ElicitationParams) (res *mcpgo.ElicitationResult, handled bool, err error)
+
+// ForwardElicitation sets the forwarder (nil removes it).
+func (w *Warren) ForwardElicitation(fn ElicitationForwarder) {
+	e := w.elicit()
+	e.mu.Lock()
+	e.forward = fn
+	e.mu.Unlock()
 }
 
 type pendingElicitation struct {
@@ -132,6 +146,15 @@ func (w *Warren) mcpElicit(ctx context.Context, from mcp.Requester, p mcpgo.Elic
 		r.Meta = &mcpgo.Meta{AdditionalFields: map[string]any{"reason": reason}}
 		return r
 	}
+	e := w.elicit()
+	e.mu.Lock()
+	forward := e.forward
+	e.mu.Unlock()
+	if forward != nil {
+		if res, handled, err := forward(ctx, from, p); handled {
+			return res, err
+		}
+	}
 	if p.Mode != "" && p.Mode != mcpgo.ElicitationModeForm {
 		return decline(fmt.Sprintf("Warren answers form elicitations only, not %q", p.Mode)), nil
 	}
@@ -143,7 +166,6 @@ func (w *Warren) mcpElicit(ctx context.Context, from mcp.Requester, p mcpgo.Elic
 	if err != nil {
 		return decline("the requested schema is not a flat form: " + err.Error()), nil
 	}
-	e := w.elicit()
 	cc := from.CallContext()
 	e.mu.Lock()
 	if e.ui == 0 {

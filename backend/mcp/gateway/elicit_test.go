@@ -76,3 +76,35 @@ func TestApprovalByElicitation(t *testing.T) {
 		t.Fatalf("audit: %+v", audit)
 	}
 }
+
+// TestUpstreamElicitationPassesThrough: a pass-through server's question
+// during a call reaches the gateway's client (when it elicits), and the
+// client user's answer reaches the server.
+func TestUpstreamElicitationPassesThrough(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	core := openCore(t, warren.Options{})
+	addPassThrough(t, core)
+	url := serveHTTP(t, gateway.New(core, gateway.Options{RefreshInterval: 50 * time.Millisecond}))
+	e := &elicitor{answer: func() *mcp.ElicitationResult {
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
+			Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"name": "Ada via the gateway"}}}
+	}}
+	c, err := client.NewStreamableHttpClient(url,
+		transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken}),
+		transport.WithContinuousListening()) //nolint:staticcheck // SA1019: server-initiated requests need the pre-2026 protocol
+	must(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	c = client.NewClient(c.GetTransport(), client.WithElicitationHandler(e))
+	must(t, c.Start(ctx))
+	initialize(t, c)
+	text, isErr := call(t, c, "mcp_ev_trigger-elicitation-request", map[string]any{})
+	if isErr || !strings.Contains(text, "Ada via the gateway") {
+		t.Fatalf("pass-through elicitation: %v %q", isErr, text)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.messages) != 1 || !strings.Contains(e.messages[0], "Please provide inputs") {
+		t.Fatalf("the client was asked %q", e.messages)
+	}
+}
