@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -25,8 +26,35 @@ func (w *Warren) mcpClientHandlers() *mcp.ClientHandlers {
 }
 
 // mcpRoots answers roots/list with the agent's workspace: the one of the
-// call in flight, else the agent's configured one, else Warren's.
+// call in flight, else the agent's configured one, else Warren's. The
+// directories the server was configured with (absolute paths among its
+// arguments) stay roots too: servers such as server-filesystem replace
+// their configured directories with the client's roots, and declaring
+// roots must not take away what the user gave the server.
 func (w *Warren) mcpRoots(ctx context.Context, from mcp.Requester) ([]mcpgo.Root, error) {
+	roots, err := w.workspaceRoot(ctx, from)
+	if err != nil {
+		return nil, err
+	}
+	if srv, err := w.MCP().Store().Get(ctx, from.Server); err == nil {
+		for _, arg := range srv.Args {
+			if !filepath.IsAbs(arg) {
+				continue
+			}
+			if st, err := os.Stat(arg); err != nil || !st.IsDir() {
+				continue
+			}
+			u := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Clean(arg))}
+			if u.String() != roots[0].URI {
+				roots = append(roots, mcpgo.Root{URI: u.String(), Name: "configured: " + arg})
+			}
+		}
+	}
+	return roots, nil
+}
+
+// workspaceRoot is the asking agent's workspace as a root.
+func (w *Warren) workspaceRoot(ctx context.Context, from mcp.Requester) ([]mcpgo.Root, error) {
 	ws := from.CallContext().Workspace
 	if ws == "" && from.Agent != "" {
 		if a, err := w.db.GetAgent(ctx, from.Agent); err == nil {
