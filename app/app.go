@@ -103,8 +103,10 @@ func New(core *warren.Warren, opts Options) *App {
 func (a *App) Startup(ctx context.Context) {
 	ch, unsubscribe := a.core.Bus().Subscribe(256)
 	fwdCtx, cancel := context.WithCancel(ctx)
+	// The window shows MCP servers' questions (elicitation) as forms.
+	detachElicitation := a.core.AttachElicitationUI()
 	a.mu.Lock()
-	a.ctx, a.cancel = ctx, func() { cancel(); unsubscribe() }
+	a.ctx, a.cancel = ctx, func() { cancel(); unsubscribe(); detachElicitation() }
 	a.mu.Unlock()
 	a.running.Go(func() { a.forward(fwdCtx, ch) })
 	// Scheduled agent runs (cron) belong to the window's lifetime.
@@ -149,6 +151,8 @@ func eventName(topic events.Topic) string {
 		return EventMessage
 	case topic == mcp.TopicStatus:
 		return EventMCP
+	case topic == warren.TopicElicitation || topic == warren.TopicElicitationResolved:
+		return EventMCPElicitation
 	case topic == warren.TopicTeam:
 		return EventTeam
 	case topic == warren.TopicTeamNotice:

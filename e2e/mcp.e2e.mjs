@@ -10,7 +10,10 @@
 // process (its pid is in the status) and watching the status go to
 // reconnecting and back, logs, an access request approved into a grant,
 // import through the preview and export; then the Sandbox page, whose
-// headline comes from a real test in a real container. Saves mcp.png (E2E_DOCS=1:
+// headline comes from a real test in a real container. In between, with a
+// scripted model (e2e/cassettes/mcp-client.json), the client features: a slow
+// tool's progress bar, a server's question as a form, a prompt from the
+// composer's "/" menu. Saves mcp.png (E2E_DOCS=1:
 // also to docs/screenshots), mcp-import-preview.png and sandbox.png.
 //
 // Usage: node e2e/mcp.e2e.mjs   (scripts/e2e.sh builds the binary first)
@@ -18,11 +21,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launchChromium, log, openWarrenPage, repoRoot, startWarren, suite, tempDir } from './lib.mjs';
+import { launchChromium, log, openWarrenPage, repoRoot, startLlmserve, startWarren, suite, tempDir } from './lib.mjs';
 
 const bin = path.resolve(repoRoot, process.env.WARREN_DEV_BIN || 'build/bin/warren-dev');
 const outDir = path.resolve(repoRoot, process.env.E2E_OUT || 'build/e2e');
 const everything = path.join(repoRoot, 'backend', 'mcp', 'testdata', 'servers', 'node_modules', '.bin', 'mcp-server-everything');
+const llmserve = path.resolve(repoRoot, process.env.LLMSERVE_BIN || 'build/bin/llmserve');
+// The scripted model calls server-everything's slow tool and its question.
+const cassette = path.join(repoRoot, 'e2e', 'cassettes', 'mcp-client.json');
 
 fs.mkdirSync(outDir, { recursive: true });
 const t = suite('mcp', { outDir });
@@ -46,6 +52,7 @@ async function main() {
   );
   process.env.XDG_CONFIG_HOME = xdg;
 
+  const llmURL = await startLlmserve({ bin: llmserve, cassette, outDir, logName: 'llmserve-mcp.log' });
   const { addr, appLog } = await startWarren({ bin, outDir, logName: 'app-mcp.log' });
   t.appLog = appLog;
   const browser = await launchChromium();
@@ -190,6 +197,53 @@ async function main() {
     const shot = path.join(outDir, 'mcp.png');
     await page.screenshot({ path: shot });
     t.docShot(shot);
+  });
+
+  // Client features (issue 12 §7) in the chat, with a scripted model.
+  const chatBox = () => page.getByRole('textbox', { name: 'Message' });
+  await step('a slow MCP tool shows a progress bar on its running card', async () => {
+    await go('SaveModelProvider', { name: 'replay', kind: 'openai', base_url: `${llmURL}/v1`, default_model: 'e2e-model', has_key: false, tool_mode: '' });
+    const def = (await go('Agents')).find((a) => a.key === 'default');
+    await go('SaveAgent', { ...def, provider: 'replay', model: 'e2e-model' });
+    await section('Chat').click();
+    await chatBox().fill('Run the slow operation');
+    await chatBox().press('Enter');
+    const slow = page.locator('[data-call-id="call_slow"]');
+    const bar = slow.getByTestId('tool-progress');
+    await bar.waitFor({ timeout: 20000 });
+    assert.match((await bar.textContent()) ?? '', /\d+%/);
+    assert.ok(Number(await bar.locator('progress').getAttribute('value')) > 0, 'the bar moved');
+    await page.screenshot({ path: path.join(outDir, 'mcp-progress.png') });
+    await slow.getByTestId('tool-status').filter({ hasText: 'ok' }).waitFor({ timeout: 20000 });
+    assert.equal(await bar.count(), 0, 'the bar goes with the call');
+    await page.getByText('The operation finished.').waitFor();
+  });
+
+  await step("a server's question is a form in the window; the answer reaches the server and the model", async () => {
+    await chatBox().fill('Ask me for my details');
+    await chatBox().press('Enter');
+    const form = page.getByTestId('mcp-elicitation');
+    await form.waitFor({ timeout: 20000 });
+    assert.match((await form.textContent()) ?? '', /Please provide inputs/);
+    await form.getByLabel('String *', { exact: true }).fill('Ada Lovelace');
+    await page.screenshot({ path: path.join(outDir, 'mcp-elicitation.png') });
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await form.waitFor({ state: 'detached' });
+    const ask = page.locator('[data-call-id="call_ask"]');
+    await ask.getByTestId('tool-status').filter({ hasText: 'ok' }).waitFor({ timeout: 20000 });
+    await page.getByText('Thanks, Ada.').waitFor();
+  });
+
+  await step("the composer offers the server's prompts on '/': arguments asked, the rendered text inserted", async () => {
+    await chatBox().fill('/everything:args');
+    const menu = page.getByTestId('mcp-prompt-menu');
+    await menu.locator('[data-prompt="everything:args-prompt"]').click();
+    await menu.getByLabel('city *').fill('Paris');
+    await menu.getByRole('button', { name: 'Insert' }).click();
+    await menu.waitFor({ state: 'detached' });
+    assert.equal(await chatBox().inputValue(), "What's weather in Paris?");
+    await chatBox().fill('');
+    await section('MCP').click();
   });
 
   await step('kill the server process: reconnecting with the attempt, then connected again', async () => {

@@ -65,6 +65,12 @@ func (a *cliAnswerer) run(ctx context.Context) {
 				if !ok {
 					return
 				}
+				if q, ok := ev.Payload.(warren.ElicitationRequest); ok && ev.Topic == warren.TopicElicitation {
+					if !a.elicit(ctx, q) {
+						return
+					}
+					continue
+				}
 				r, isReq := ev.Payload.(approvals.Request)
 				if ev.Topic != approvals.TopicRequested || !isReq {
 					continue

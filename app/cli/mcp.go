@@ -13,7 +13,7 @@ import (
 	"github.com/warren-dev/warren/backend/warren"
 )
 
-const mcpUsage = "mcp list|add|remove|enable|disable|restart|test|tools|logs|import|export|serve|grant|revoke|grants|request|requests|approve|reject (warren mcp help)"
+const mcpUsage = "mcp list|add|remove|enable|disable|restart|test|tools|logs|resources|read|prompts|prompt|import|export|serve|grant|revoke|grants|request|requests|approve|reject (warren mcp help)"
 
 const mcpHelp = `warren mcp — manage local MCP servers
 
@@ -29,6 +29,10 @@ const mcpHelp = `warren mcp — manage local MCP servers
   tools NAME [--json]                    the server's tools as Warren registers them
   tools NAME --off TOOL | --on TOOL      switch one tool off or on for every agent
   logs NAME [-n 50]                      the server's stderr log
+  resources NAME [--agent A] [--json]    the server's resources and templates (as agent A may use them)
+  read NAME URI [--agent A] [--json]     read one resource
+  prompts NAME [--agent A] [--json]      the server's prompts and their arguments
+  prompt NAME PROMPT [key=value…] [--agent A] [--json]   render a prompt
   import FILE|- [--replace]              import an mcpServers JSON (Claude Desktop, Cursor, VS Code)
   import --claude [--replace]            import Claude Desktop's own config
   export [FILE]                          write an mcpServers JSON (contains secrets)
@@ -65,6 +69,14 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 		return mcpTools(ctx, env, rest)
 	case "logs":
 		return mcpLogs(ctx, env, rest)
+	case "resources":
+		return mcpResources(ctx, env, rest)
+	case "read":
+		return mcpRead(ctx, env, rest)
+	case "prompts":
+		return mcpPrompts(ctx, env, rest)
+	case "prompt":
+		return mcpPrompt(ctx, env, rest)
 	case "import":
 		return mcpImport(ctx, env, rest)
 	case "export":

@@ -47,6 +47,9 @@ func runAgent(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer closeQuietly(w)
+	if isTerminal(env.Stdin) {
+		defer w.AttachElicitationUI()() // servers' questions are asked on the terminal
+	}
 	stop := answerApprovals(ctx, env, w, *approve)
 	defer stop()
 	out := &turnPrinter{env: env}
@@ -133,6 +136,9 @@ func subagentList(ids []string) string {
 type turnPrinter struct {
 	env       Env
 	wroteText bool
+	// progress shows MCP tools' progress on stderr (set lazily).
+	progress     tools.ProgressFunc
+	progressDone func()
 }
 
 func (p *turnPrinter) event(ev agent.Event) {
@@ -144,7 +150,15 @@ func (p *turnPrinter) event(ev agent.Event) {
 		fmt.Fprintf(p.env.Stderr, "→ %s %s\n", ev.Tool, tools.OneLine(ev.Args, 200))
 	case agent.EventNotice:
 		fmt.Fprintf(p.env.Stderr, "· %s\n", ev.Text)
+	case agent.EventToolProgress:
+		if p.progress == nil {
+			p.progress, p.progressDone = progressPrinter(p.env.Stderr)
+		}
+		p.progress(ev.Progress, ev.Total, ev.Text)
 	case agent.EventToolEnd:
+		if p.progressDone != nil {
+			p.progressDone()
+		}
 		status := "ok"
 		if ev.Code != "" {
 			status = ev.Code

@@ -33,3 +33,17 @@ func TestRunOffersMCPTools(t *testing.T) {
 	}
 	mcptest.WaitNoPIDsWithEnv(t, mark, "warren run")
 }
+
+// `warren run` shows an MCP tool's progress on stderr.
+func TestRunShowsMCPProgress(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Cassette{Models: []string{"m1"}, Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "mcp_ev_trigger-long-running-operation", Arguments: []string{`{"duration":0.4,"steps":2}`}}}},
+		{Chunks: []string{"done"}},
+	}})
+	dir := t.TempDir()
+	want(t, warren(t, dir, "mcp", "add", "ev", "--", everything(t), "stdio"), 0, "added MCP server ev")
+	want(t, warren(t, dir, "policy", "also-allow", "group:mcp:ev"), 0)
+	r := warren(t, dir, "run", "--base-url", srv.URL+"/v1", "--model", "m1", "go slow")
+	want(t, r, 0, "progress: 50%", "progress: 100%", "← mcp_ev_trigger-long-running-operation ok", "done")
+}

@@ -121,11 +121,16 @@ func runTool(ctx context.Context, env Env, args []string) error {
 		return usagef("%v", err)
 	}
 	connectMCP(ctx, env, w, name)
+	if isTerminal(env.Stdin) {
+		defer w.AttachElicitationUI()() // servers' questions are asked on the terminal
+	}
 	stopAnswering := answerApprovals(ctx, env, w, *approve)
-	res, callErr := w.CallTool(ctx, warren.CallRequest{
+	progress, progressDone := progressPrinter(env.Stderr)
+	res, callErr := w.CallTool(tools.WithProgress(ctx, progress), warren.CallRequest{
 		Name: name, Args: []byte(rawArgs), Workspace: *workspace,
 		Agent: *agent, Session: *session, Channel: "cli", Sandbox: *sandboxFlag,
 	})
+	progressDone()
 	stopAnswering()
 	if *asJSON {
 		out := callOutput{Status: "success", Tool: name, ForLLM: res.ForLLM, ForUser: res.ForUser,

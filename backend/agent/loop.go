@@ -102,6 +102,9 @@ const (
 	// EventPrompt carries, in MessageID, the stored id of the user's prompt
 	// once it is saved, so the UI can edit or resend it later.
 	EventPrompt EventKind = "prompt"
+	// EventToolProgress carries a running tool's progress (MCP servers'
+	// notifications/progress): Progress of Total (0 when unknown), Text.
+	EventToolProgress EventKind = "tool_progress"
 )
 
 // Event is one streamed piece of a turn.
@@ -121,6 +124,9 @@ type Event struct {
 	Model string `json:"model,omitempty"`
 	// MessageID is, on the prompt event, the stored prompt's id.
 	MessageID int64 `json:"message_id,omitempty"`
+	// Progress and Total are set on tool_progress events.
+	Progress float64 `json:"progress,omitempty"`
+	Total    float64 `json:"total,omitempty"`
 }
 
 // Result is the outcome of a turn.
@@ -339,6 +345,9 @@ func (l *Loop) log() *slog.Logger {
 func (l *Loop) callTool(ctx context.Context, reg *tools.Registry, req RunRequest, sid string, tc llm.ToolCall, on func(Event)) llm.Message {
 	on(Event{Kind: EventToolStart, Session: sid, Tool: tc.Name, CallID: tc.ID, Args: tc.Arguments})
 	start := time.Now()
+	ctx = tools.WithProgress(ctx, func(progress, total float64, message string) {
+		on(Event{Kind: EventToolProgress, Session: sid, Tool: tc.Name, CallID: tc.ID, Progress: progress, Total: total, Text: message})
+	})
 	r, err := reg.ExecuteWithContext(ctx, tools.Call{
 		ID: tc.ID, Name: tc.Name, Args: json.RawMessage(tc.Arguments),
 		Context: tools.CallContext{

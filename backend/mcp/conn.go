@@ -47,6 +47,8 @@ type conn struct {
 	note string
 	// progress routes notifications/progress to the calls that asked (progress.go).
 	progress progressRoutes
+	// calls are the tool calls in flight, to tell whose a server's request is.
+	calls inflight
 }
 
 // describe says a transport failure plainly (HTTP servers); other errors
@@ -88,6 +90,8 @@ type dialOptions struct {
 	command func(ctx context.Context, s Server, env map[string]string) (*exec.Cmd, error)
 	// notify receives server notifications (tools/list_changed).
 	notify func(mcp.JSONRPCNotification)
+	// features answer the server's requests (roots, sampling, elicitation).
+	features *clientFeatures
 }
 
 func (c *conn) markDead(err error) {
@@ -167,6 +171,13 @@ func dialAs(ctx context.Context, s Server, o dialOptions, t Transport) (*conn, e
 	}
 	if err != nil {
 		return nil, err
+	}
+	if o.features != nil {
+		f := *o.features
+		f.calls = &c.calls
+		for _, opt := range f.options() {
+			opt(c.client) // before Start: the capabilities are declared at initialize
+		}
 	}
 	if o.notify != nil {
 		c.client.OnNotification(o.notify)
@@ -414,6 +425,7 @@ func (c *conn) callTool(ctx context.Context, tool string, args json.RawMessage, 
 	req.Params.Name = tool
 	req.Params.Arguments = args
 	defer c.withProgressToken(parent, &req)()
+	defer c.calls.add(parent)()
 	res, err := c.client.CallTool(ctx, req)
 	switch {
 	case err == nil:

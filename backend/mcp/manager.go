@@ -52,6 +52,9 @@ type Options struct {
 	SandboxCommand func(ctx context.Context, s Server, env map[string]string) (*exec.Cmd, error)
 	// OnToolsChanged runs (without locks held) when any server's tool list changed.
 	OnToolsChanged func()
+	// Client answers the servers' requests (roots, sampling, elicitation);
+	// nil declares none of those capabilities.
+	Client *ClientHandlers
 }
 
 // Manager connects, watches and reconnects the configured servers.
@@ -117,13 +120,10 @@ func NewManager(opts Options) *Manager {
 		agents: map[string]map[string]*supervised{}}
 }
 
-// Store returns the server store.
-func (m *Manager) Store() *Store { return m.opts.Store }
-
-// Close stops every server and waits for their processes to be gone.
-func (m *Manager) Close() {
-	m.stop()
+// allSupervised is every shared and agent connection.
+func (m *Manager) allSupervised() []*supervised {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	all := make([]*supervised, 0, len(m.servers))
 	for _, s := range m.servers {
 		all = append(all, s)
@@ -133,8 +133,16 @@ func (m *Manager) Close() {
 			all = append(all, s)
 		}
 	}
-	m.mu.Unlock()
-	for _, s := range all {
+	return all
+}
+
+// Store returns the server store.
+func (m *Manager) Store() *Store { return m.opts.Store }
+
+// Close stops every server and waits for their processes to be gone.
+func (m *Manager) Close() {
+	m.stop()
+	for _, s := range m.allSupervised() {
 		s.cancel()
 	}
 	m.wg.Wait()

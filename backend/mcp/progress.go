@@ -7,24 +7,21 @@ import (
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/warren-dev/warren/tools"
 )
 
 // ProgressFunc receives the progress notifications of one tool call.
-type ProgressFunc func(progress, total float64, message string)
-
-type progressKey struct{}
+type ProgressFunc = tools.ProgressFunc
 
 // WithProgress asks the tool calls made with ctx to report progress to fn:
 // the call then carries a progress token, and the server's
 // notifications/progress for it reach fn.
 func WithProgress(ctx context.Context, fn ProgressFunc) context.Context {
-	return context.WithValue(ctx, progressKey{}, fn)
+	return tools.WithProgress(ctx, fn)
 }
 
-func progressFrom(ctx context.Context) ProgressFunc {
-	fn, _ := ctx.Value(progressKey{}).(ProgressFunc)
-	return fn
-}
+func progressFrom(ctx context.Context) ProgressFunc { return tools.ProgressFrom(ctx) }
 
 // progressRoutes maps the progress tokens of one connection's calls in
 // flight to their receivers.

@@ -99,6 +99,9 @@ func (m *Manager) connect(ctx context.Context, s *supervised) (*conn, error) {
 			}
 		}
 	}}
+	if m.opts.Client != nil {
+		o.features = &clientFeatures{h: m.opts.Client, server: cfg.Name, agent: s.agent}
+	}
 	if cfg.Sandboxed {
 		if m.opts.SandboxCommand == nil {
 			return nil, errors.New("the sandbox is not available to MCP servers here")
@@ -282,6 +285,11 @@ func (m *Manager) Test(ctx context.Context, srv Server) (TestResult, error) {
 	}
 	sink := newLogSink(nil)
 	o := dialOptions{env: env, headers: headers, log: sink, logger: m.opts.Logger}
+	if m.opts.Client != nil {
+		// Declared as when connected, so the test lists the tools that
+		// depend on them.
+		o.features = &clientFeatures{h: m.opts.Client, server: srv.Name}
+	}
 	if srv.Sandboxed {
 		if m.opts.SandboxCommand == nil {
 			return TestResult{}, errors.New("the sandbox is not available to MCP servers here")

@@ -57,6 +57,10 @@ func (w *Warren) SaveAgent(ctx context.Context, a store.Agent) ([]string, error)
 		return nil, err
 	}
 	w.forgetAgentPolicy(a.Key)
+	if a.Workspace != old.Workspace && w.mcp != nil {
+		// MCP servers' roots are agents' workspaces: they ask again.
+		w.MCP().RootsChanged(ctx)
+	}
 	reg, err := w.registryFor(ctx, a.Key)
 	if err != nil {
 		reg = w.registry // the warnings are advice; the agent is stored

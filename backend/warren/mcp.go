@@ -32,11 +32,14 @@ type mcpState struct {
 	autostart bool
 	// leases hold the servers runs of this process started (mcpruns.go).
 	leases mcpLeases
+	// elicit holds the servers' questions to the user (mcpelicit.go).
+	elicit *elicitations
 }
 
 func (w *Warren) initMCP(ctx context.Context) error {
 	logDir := filepath.Join(w.dataDir, "logs", "mcp")
-	st := &mcpState{logDir: logDir, access: map[string]mcp.Access{}}
+	st := &mcpState{logDir: logDir, access: map[string]mcp.Access{},
+		elicit: &elicitations{bus: w.bus, pending: map[string]pendingElicitation{}}}
 	st.manager = mcp.NewManager(mcp.Options{
 		Store:          mcp.NewStore(w.db.SQL(), w.box),
 		LogDir:         logDir,
@@ -44,6 +47,7 @@ func (w *Warren) initMCP(ctx context.Context) error {
 		Logger:         w.log,
 		OnToolsChanged: w.syncMCPTools,
 		SandboxCommand: w.mcpSandboxCommand,
+		Client:         w.mcpClientHandlers(),
 	})
 	w.mcp = st
 	if err := w.initToolSearch(); err != nil {

@@ -8,6 +8,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/warren-dev/warren/backend/mcp"
+	"github.com/warren-dev/warren/backend/store"
 )
 
 // Resources and prompts of the MCP servers an agent may use, for passing
@@ -22,6 +23,16 @@ type MCPServerRef struct {
 
 // mayUseMCP is nil when agent may use server, else an error saying why not.
 func (w *Warren) mayUseMCP(ctx context.Context, agent, profile, server string) error {
+	if agent != "" {
+		// An unknown agent has no grants to judge: refused, not judged by
+		// the active profile.
+		if _, err := w.db.GetAgent(ctx, agent); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return fmt.Errorf("%w %q", ErrUnknownAgent, agent)
+			}
+			return err
+		}
+	}
 	verdicts, err := w.mcpVerdicts(ctx, MCPUse{Agent: agent, Profile: profile})
 	if err != nil {
 		return err
@@ -65,7 +76,7 @@ func (w *Warren) ReadMCPResource(ctx context.Context, ref MCPServerRef, uri stri
 	for i, c := range contents {
 		if t, ok := mcpgo.AsTextResourceContents(c); ok {
 			t.Text = w.Scrub(t.Text)
-			contents[i] = t
+			contents[i] = *t
 		}
 	}
 	return contents, nil
@@ -97,7 +108,7 @@ func (w *Warren) GetMCPPrompt(ctx context.Context, ref MCPServerRef, name string
 		case mcpgo.EmbeddedResource:
 			if t, ok := mcpgo.AsTextResourceContents(c.Resource); ok {
 				t.Text = w.Scrub(t.Text)
-				c.Resource = t
+				c.Resource = *t
 				res.Messages[i].Content = c
 			}
 		}

@@ -44,6 +44,7 @@ import type {
   ToolEvent,
 } from '../src/lib/types';
 import { mcpFake, type McpFakeState } from './fakeMcp';
+import { mcpClientFake } from './fakeMcpClient';
 import { teamsFake } from './teamsFake';
 import { memoryFake } from './memoryFake';
 
@@ -149,6 +150,8 @@ export interface FakeApi extends WarrenApi {
   board: ReturnType<typeof teamsFake>;
   /** Memory documents, search and index status (tests/memoryFake.ts). */
   memory: ReturnType<typeof memoryFake>;
+  /** MCP resources, prompts and servers' questions (tests/fakeMcpClient.ts). */
+  mcpClient: ReturnType<typeof mcpClientFake>;
 }
 
 type Fns = { [K in keyof WarrenApi]: ReturnType<typeof vi.fn> & WarrenApi[K] };
@@ -252,6 +255,7 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
   const mcp = mcpFake();
   const board = teamsFake();
   const memory = memoryFake();
+  const mcpClient = mcpClientFake();
 
   function publishRequest(over: Partial<ApprovalRequest> = {}): ApprovalRequest {
     const req = makeRequest(over);
@@ -301,6 +305,8 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     ...mcp.methods,
     ...board.methods,
     ...memory.methods,
+    ...mcpClient.methods,
+    mcpClient,
     board,
     memory,
     mcp: mcp.state,

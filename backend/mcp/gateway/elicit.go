@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/warren-dev/warren/backend/approvals"
+	wmcp "github.com/warren-dev/warren/backend/mcp"
 )
 
 // askByElicitation asks the calling client's user, through MCP
@@ -38,6 +39,22 @@ func (g *Gateway) askByElicitation(ctx context.Context, callID string) (stop fun
 		}, nil)
 	}()
 	return func() { cancel(); <-done; asking.Wait() }
+}
+
+// forwardElicitation passes an upstream server's question (elicitation
+// during a pass-through call) to the calling client's user, when that
+// client declared elicitation; otherwise Warren's own rules apply (no
+// window or terminal here: declined with a reason).
+func (g *Gateway) forwardElicitation(_ context.Context, from wmcp.Requester, p mcp.ElicitationParams) (*mcp.ElicitationResult, bool, error) {
+	if from.Call == nil || !clientElicits(from.Call) {
+		return nil, false, nil
+	}
+	// The call's context names the client session to ask, and ends with the call.
+	res, err := g.srv.RequestElicitation(from.Call, mcp.ElicitationRequest{Params: p})
+	if err != nil {
+		return nil, true, fmt.Errorf("asking the client of the gateway: %w", err)
+	}
+	return res, true, nil
 }
 
 // clientElicits reports whether the calling client declared elicitation.

@@ -30,6 +30,21 @@ func (e *elicitor) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.E
 	return answer(), nil
 }
 
+// elicitingClient connects to the gateway at url as a client that answers
+// elicitation with e.
+func elicitingClient(t *testing.T, url string, e *elicitor) *client.Client {
+	t.Helper()
+	c, err := client.NewStreamableHttpClient(url,
+		transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken}),
+		transport.WithContinuousListening()) //nolint:staticcheck // SA1019: server-initiated requests need the pre-2026 protocol
+	must(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	c = client.NewClient(c.GetTransport(), client.WithElicitationHandler(e))
+	must(t, c.Start(context.Background()))
+	initialize(t, c)
+	return c
+}
+
 func accept(decision string) func() *mcp.ElicitationResult {
 	return func() *mcp.ElicitationResult {
 		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
@@ -45,14 +60,7 @@ func TestApprovalByElicitation(t *testing.T) {
 	core := openCore(t, warren.Options{ApprovalTimeout: 30 * time.Second})
 	url := serveHTTP(t, gateway.New(core, gateway.Options{}))
 	e := &elicitor{answer: accept("yes")}
-	c, err := client.NewStreamableHttpClient(url,
-		transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken}),
-		transport.WithContinuousListening()) //nolint:staticcheck // SA1019: server-initiated requests need the pre-2026 protocol
-	must(t, err)
-	t.Cleanup(func() { _ = c.Close() })
-	c = client.NewClient(c.GetTransport(), client.WithElicitationHandler(e))
-	must(t, c.Start(ctx))
-	initialize(t, c)
+	c := elicitingClient(t, url, e)
 
 	text, isErr := call(t, c, "exec", map[string]any{"command": "ldd /bin/true"})
 	if isErr || !strings.Contains(text, "libc") {
@@ -74,5 +82,29 @@ func TestApprovalByElicitation(t *testing.T) {
 	must(t, err)
 	if len(audit) < 2 || audit[0].Decision != "deny" {
 		t.Fatalf("audit: %+v", audit)
+	}
+}
+
+// TestUpstreamElicitationPassesThrough: a pass-through server's question
+// during a call reaches the gateway's client (when it elicits), and the
+// client user's answer reaches the server.
+func TestUpstreamElicitationPassesThrough(t *testing.T) {
+	t.Parallel()
+	core := openCore(t, warren.Options{})
+	addPassThrough(t, core)
+	url := serveHTTP(t, gateway.New(core, gateway.Options{RefreshInterval: 50 * time.Millisecond}))
+	e := &elicitor{answer: func() *mcp.ElicitationResult {
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
+			Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"name": "Ada via the gateway"}}}
+	}}
+	c := elicitingClient(t, url, e)
+	text, isErr := call(t, c, "mcp_ev_trigger-elicitation-request", map[string]any{})
+	if isErr || !strings.Contains(text, "Ada via the gateway") {
+		t.Fatalf("pass-through elicitation: %v %q", isErr, text)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.messages) != 1 || !strings.Contains(e.messages[0], "Please provide inputs") {
+		t.Fatalf("the client was asked %q", e.messages)
 	}
 }

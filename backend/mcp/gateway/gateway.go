@@ -102,6 +102,7 @@ func New(core *warren.Warren, opts Options) *Gateway {
 		server.WithRecovery(),
 		server.WithInstructions(g.instructions()),
 	)
+	core.ForwardElicitation(g.forwardElicitation)
 	return g
 }
 

@@ -4,6 +4,7 @@ import * as App from '../../wailsjs/go/app/App';
 import { ClipboardSetText, EventsOn } from '../../wailsjs/runtime/runtime';
 import { knowledgeCalls } from './knowledgeApi';
 import { memoryFolderCalls } from './memoryFoldersApi';
+import { mcpClientCalls } from './mcpClientApi';
 import { safeUrl } from './markdown';
 import type {
   Agent,
@@ -62,6 +63,15 @@ import type {
 import { indexStatusFromWire } from './memory';
 import type { MemoryDoc, MemoryEmbedderSetting, MemoryFolder, MemoryIndexStatus, MemorySearchResult, MemoryVersion } from './memoryTypes';
 import type { KgEntity, KgGraph, KgQuery, KgRelation, KgVocabulary } from './knowledgeTypes';
+import type {
+  ElicitationAnswer,
+  ElicitationEvent,
+  ElicitationRequest,
+  McpChatPrompt,
+  McpChatResource,
+  McpResourceContent,
+  McpResourceList,
+} from './mcpClient';
 import type { Skill, SkillDetail, SkillList } from './skillTypes';
 
 export interface WarrenApi {
@@ -220,6 +230,22 @@ export interface WarrenApi {
   setMcpToolEnabled(server: string, tool: string, on: boolean): Promise<void>;
   /** The last lines of a server's stderr log. */
   mcpServerLogs(name: string, lines: number): Promise<string[]>;
+  // ---- MCP client features (issue 12 §7): resources, prompts, elicitation ----
+  /** A server's resources and templates as agent may use them. */
+  mcpResources(server: string, agent: string): Promise<McpResourceList>;
+  readMcpResource(server: string, agent: string, uri: string): Promise<McpResourceContent[]>;
+  /** Copies a resource into agent's workspace as a chat attachment. */
+  attachMcpResource(server: string, agent: string, uri: string): Promise<Attachment>;
+  /** The prompts of the servers agent may use, for the composer's "/" menu. */
+  mcpChatPrompts(agent: string): Promise<McpChatPrompt[]>;
+  /** The resources of the servers agent may use, for attaching. */
+  mcpChatResources(agent: string): Promise<McpChatResource[]>;
+  /** A prompt rendered as the composer's text. */
+  renderMcpPrompt(server: string, agent: string, name: string, args: Record<string, string>): Promise<string>;
+  pendingElicitations(): Promise<ElicitationRequest[]>;
+  /** Answers a server's question; false when it is gone (answered, cancelled). */
+  answerElicitation(ans: ElicitationAnswer): Promise<boolean>;
+  onElicitationEvent(handler: (ev: ElicitationEvent) => void): () => void;
   /** Grants ("" = every server's). */
   mcpGrants(server: string): Promise<McpGrant[]>;
   saveMcpGrant(g: McpGrant): Promise<void>;
@@ -560,6 +586,7 @@ export const wailsApi: WarrenApi = {
   onMemoryIndex: (handler) => subscribe(memoryEventName, (ev: unknown) => handler(indexStatusFromWire(ev))),
   ...knowledgeCalls(),
   ...memoryFolderCalls(),
+  ...mcpClientCalls(),
 };
 
 /** "team:event" carries the bus event ({topic, time, payload: teams.Event}); the UI wants the teams.Event. */

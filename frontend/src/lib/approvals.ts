@@ -29,13 +29,17 @@ function time(s: string | undefined): number {
   return Number.isNaN(t) ? 0 : t;
 }
 
+/** The approval tool name of an MCP server's sampling request (backend/warren/mcpclient.go). */
+export const SAMPLING_TOOL = 'mcp_sampling';
+
 /**
  * The pending request that holds up a tool call in the chat: same call id
  * and tool, oldest first (one exec can ask several times, one at a time).
  */
 export function requestForCall(list: readonly ApprovalRequest[], callId: string, tool: string): ApprovalRequest | null {
   if (!callId) return null;
-  return list.find((r) => r.call_id === callId && r.tool === tool && !r.origin) ?? null;
+  // A server's sampling request during an MCP tool call is that call's too.
+  return list.find((r) => r.call_id === callId && (r.tool === tool || r.tool === SAMPLING_TOOL) && !r.origin) ?? null;
 }
 
 /** Whole seconds left until deadline (never negative); null if unknown. */

@@ -16,6 +16,21 @@ export interface ToolCallView {
   code?: string;
   duration_ms?: number;
   running: boolean;
+  /** The latest progress a running tool reported (MCP notifications/progress). */
+  progress?: ToolProgress;
+}
+
+/** A running tool's progress: progress of total (total 0 when unknown). */
+export interface ToolProgress {
+  progress: number;
+  total: number;
+  message?: string;
+}
+
+/** progressPercent is 0–100, or null when the total is unknown. */
+export function progressPercent(p: ToolProgress): number | null {
+  if (!(p.total > 0)) return null;
+  return Math.max(0, Math.min(100, Math.round((100 * p.progress) / p.total)));
 }
 
 export interface UserItem {
@@ -125,9 +140,14 @@ export function applyEvent(t: Transcript, ev: AgentEvent): Transcript {
         call: { id: ev.call_id ?? '', name: ev.tool ?? '', args: ev.args ?? '', running: true },
       });
       break;
+    case 'tool_progress': {
+      const card = findCall(t, ev.call_id ?? '', ev.tool ?? '');
+      if (card?.running) card.progress = { progress: ev.progress ?? 0, total: ev.total ?? 0, message: ev.text || undefined };
+      break;
+    }
     case 'tool_end': {
       const card = findCall(t, ev.call_id ?? '', ev.tool ?? '');
-      const fields = { result: ev.result ?? '', code: ev.code || undefined, duration_ms: ev.duration_ms, running: false };
+      const fields = { result: ev.result ?? '', code: ev.code || undefined, duration_ms: ev.duration_ms, running: false, progress: undefined };
       if (card) Object.assign(card, fields, ev.args && !card.args ? { args: ev.args } : {});
       else t.items.push({ kind: 'tool', call: { id: ev.call_id ?? '', name: ev.tool ?? '', args: ev.args ?? '', ...fields } });
       break;

@@ -413,7 +413,16 @@ export interface TokenUsage {
   estimated?: boolean;
 }
 
-export type AgentEventKind = 'session' | 'prompt' | 'text' | 'tool_start' | 'tool_end' | 'usage' | 'done' | 'error';
+export type AgentEventKind =
+  | 'session'
+  | 'prompt'
+  | 'text'
+  | 'tool_start'
+  | 'tool_progress'
+  | 'tool_end'
+  | 'usage'
+  | 'done'
+  | 'error';
 
 /** app.AgentEvent: an agent.Event tagged with its run ("agent:event"). */
 export interface AgentEvent {
@@ -435,6 +444,9 @@ export interface AgentEvent {
   model?: string;
   /** On "prompt": the stored id of the user's message. */
   message_id?: number;
+  /** On "tool_progress": progress of total (0 when unknown); text is the message. */
+  progress?: number;
+  total?: number;
 }
 
 // ---- Subagents ("subagent:event", app.Subagents → agent.Task) ----

@@ -133,6 +133,56 @@ export namespace app {
 	        this.profile = source["profile"];
 	    }
 	}
+	export class MCPResourceContent {
+	    uri: string;
+	    mime_type?: string;
+	    text?: string;
+	    blob_size?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPResourceContent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.uri = source["uri"];
+	        this.mime_type = source["mime_type"];
+	        this.text = source["text"];
+	        this.blob_size = source["blob_size"];
+	    }
+	}
+	export class MCPResourceList {
+	    resources: mcp.Resource[];
+	    templates: mcp.ResourceTemplate[];
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPResourceList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resources = this.convertValues(source["resources"], mcp.Resource);
+	        this.templates = this.convertValues(source["templates"], mcp.ResourceTemplate);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class MCPTestTool {
 	    name: string;
 	    description: string;
@@ -772,7 +822,218 @@ export namespace mcp {
 		    return a;
 		}
 	}
+	export class Icon {
+	    src: string;
+	    mimeType?: string;
+	    sizes?: string[];
+	    theme?: string;
 	
+	    static createFrom(source: any = {}) {
+	        return new Icon(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.src = source["src"];
+	        this.mimeType = source["mimeType"];
+	        this.sizes = source["sizes"];
+	        this.theme = source["theme"];
+	    }
+	}
+	export class Meta {
+	    ProgressToken: any;
+	    AdditionalFields: Record<string, any>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Meta(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ProgressToken = source["ProgressToken"];
+	        this.AdditionalFields = source["AdditionalFields"];
+	    }
+	}
+	
+	export class PromptArgument {
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    required?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptArgument(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.required = source["required"];
+	    }
+	}
+	export class Prompt {
+	    _meta?: Meta;
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    arguments?: PromptArgument[];
+	    icons?: Icon[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Prompt(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this._meta = this.convertValues(source["_meta"], Meta);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.arguments = this.convertValues(source["arguments"], PromptArgument);
+	        this.icons = this.convertValues(source["icons"], Icon);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class Annotations {
+	    audience?: string[];
+	    priority?: number;
+	    lastModified?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Annotations(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.audience = source["audience"];
+	        this.priority = source["priority"];
+	        this.lastModified = source["lastModified"];
+	    }
+	}
+	export class Resource {
+	    // Go type: Annotations
+	    annotations?: any;
+	    _meta?: Meta;
+	    uri: string;
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    mimeType?: string;
+	    icons?: Icon[];
+	    size?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Resource(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.annotations = this.convertValues(source["annotations"], null);
+	        this._meta = this.convertValues(source["_meta"], Meta);
+	        this.uri = source["uri"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.mimeType = source["mimeType"];
+	        this.icons = this.convertValues(source["icons"], Icon);
+	        this.size = source["size"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class URITemplate {
+	
+	
+	    static createFrom(source: any = {}) {
+	        return new URITemplate(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	
+	    }
+	}
+	export class ResourceTemplate {
+	    // Go type: Annotations
+	    annotations?: any;
+	    _meta?: Meta;
+	    uriTemplate?: URITemplate;
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    mimeType?: string;
+	    icons?: Icon[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ResourceTemplate(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.annotations = this.convertValues(source["annotations"], null);
+	        this._meta = this.convertValues(source["_meta"], Meta);
+	        this.uriTemplate = this.convertValues(source["uriTemplate"], URITemplate);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.mimeType = source["mimeType"];
+	        this.icons = this.convertValues(source["icons"], Icon);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Server {
 	    name: string;
 	    transport: string;
@@ -2011,6 +2272,157 @@ export namespace warren {
 	        this.prompt = source["prompt"];
 	    }
 	}
+	export class ElicitField {
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    type: string;
+	    enum?: string[];
+	    required?: boolean;
+	    default?: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ElicitField(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.type = source["type"];
+	        this.enum = source["enum"];
+	        this.required = source["required"];
+	        this.default = source["default"];
+	    }
+	}
+	export class ElicitationAnswer {
+	    id: string;
+	    action: string;
+	    content?: Record<string, any>;
+	
+	    static createFrom(source: any = {}) {
+	        return new ElicitationAnswer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.action = source["action"];
+	        this.content = source["content"];
+	    }
+	}
+	export class ElicitationRequest {
+	    id: string;
+	    server: string;
+	    agent?: string;
+	    session?: string;
+	    call_id?: string;
+	    message: string;
+	    schema: number[];
+	    fields: ElicitField[];
+	    // Go type: time
+	    created: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ElicitationRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.server = source["server"];
+	        this.agent = source["agent"];
+	        this.session = source["session"];
+	        this.call_id = source["call_id"];
+	        this.message = source["message"];
+	        this.schema = source["schema"];
+	        this.fields = this.convertValues(source["fields"], ElicitField);
+	        this.created = this.convertValues(source["created"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class MCPChatPrompt {
+	    server: string;
+	    prompt: mcp.Prompt;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPChatPrompt(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.prompt = this.convertValues(source["prompt"], mcp.Prompt);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class MCPChatResource {
+	    server: string;
+	    resource: mcp.Resource;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPChatResource(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.resource = this.convertValues(source["resource"], mcp.Resource);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class MCPImportChoice {
 	    name: string;
 	    enabled: boolean;
@@ -2317,6 +2729,7 @@ export namespace warren {
 	    default: string;
 	    description: string;
 	    secret?: boolean;
+	    bool?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Setting(source);
@@ -2329,6 +2742,7 @@ export namespace warren {
 	        this.default = source["default"];
 	        this.description = source["description"];
 	        this.secret = source["secret"];
+	        this.bool = source["bool"];
 	    }
 	}
 	export class ToolInfo {

@@ -38,6 +38,8 @@ export function AnswerApproval(arg1:string,arg2:string):Promise<boolean>;
 
 export function AnswerClaudeDesktopOffer(arg1:boolean):Promise<warren.MCPImportReport>;
 
+export function AnswerElicitation(arg1:warren.ElicitationAnswer):Promise<boolean>;
+
 export function AnswerTeamTask(arg1:string,arg2:string,arg3:string):Promise<teams.Task>;
 
 export function ApprovalAudit(arg1:number):Promise<Array<approvals.AuditEntry>>;
@@ -51,6 +53,8 @@ export function ApproveTeamTask(arg1:string,arg2:string):Promise<teams.Task>;
 export function AssignTeamTask(arg1:string,arg2:string,arg3:string):Promise<teams.Task>;
 
 export function AttachFile(arg1:string,arg2:string,arg3:string):Promise<warren.Attachment>;
+
+export function AttachMCPResource(arg1:string,arg2:string,arg3:string):Promise<warren.Attachment>;
 
 export function BuildSandboxImage():Promise<podman.ImageReport>;
 
@@ -142,7 +146,13 @@ export function MCPAccessRequests(arg1:string):Promise<Array<mcp.AccessRequest>>
 
 export function MCPAgentAccess(arg1:string):Promise<app.MCPAgentAccess>;
 
+export function MCPChatPrompts(arg1:string):Promise<Array<warren.MCPChatPrompt>>;
+
+export function MCPChatResources(arg1:string):Promise<Array<warren.MCPChatResource>>;
+
 export function MCPGrants(arg1:string):Promise<Array<mcp.Grant>>;
+
+export function MCPResources(arg1:string,arg2:string):Promise<app.MCPResourceList>;
 
 export function MCPServerLogs(arg1:string,arg2:number):Promise<Array<string>>;
 
@@ -172,6 +182,8 @@ export function OpenURL(arg1:string):Promise<void>;
 
 export function PendingApprovals():Promise<Array<approvals.Request>>;
 
+export function PendingElicitations():Promise<Array<warren.ElicitationRequest>>;
+
 export function PreviewMCPImport(arg1:string):Promise<warren.MCPImportPreview>;
 
 export function Profiles():Promise<Array<string>>;
@@ -180,11 +192,15 @@ export function PruneSandbox():Promise<number>;
 
 export function PublishedSkills():Promise<Array<skills.Skill>>;
 
+export function ReadMCPResource(arg1:string,arg2:string,arg3:string):Promise<Array<app.MCPResourceContent>>;
+
 export function ReindexMemory():Promise<void>;
 
 export function RejectTeamTask(arg1:string,arg2:string,arg3:string):Promise<teams.Task>;
 
 export function RemoveSkill(arg1:string):Promise<void>;
+
+export function RenderMCPPrompt(arg1:string,arg2:string,arg3:string,arg4:Record<string, string>):Promise<string>;
 
 export function RequestMCPAccess(arg1:mcp.AccessRequest):Promise<number>;
 

@@ -46,6 +46,10 @@ export function AnswerClaudeDesktopOffer(arg1) {
   return window['go']['app']['App']['AnswerClaudeDesktopOffer'](arg1);
 }
 
+export function AnswerElicitation(arg1) {
+  return window['go']['app']['App']['AnswerElicitation'](arg1);
+}
+
 export function AnswerTeamTask(arg1, arg2, arg3) {
   return window['go']['app']['App']['AnswerTeamTask'](arg1, arg2, arg3);
 }
@@ -72,6 +76,10 @@ export function AssignTeamTask(arg1, arg2, arg3) {
 
 export function AttachFile(arg1, arg2, arg3) {
   return window['go']['app']['App']['AttachFile'](arg1, arg2, arg3);
+}
+
+export function AttachMCPResource(arg1, arg2, arg3) {
+  return window['go']['app']['App']['AttachMCPResource'](arg1, arg2, arg3);
 }
 
 export function BuildSandboxImage() {
@@ -254,8 +262,20 @@ export function MCPAgentAccess(arg1) {
   return window['go']['app']['App']['MCPAgentAccess'](arg1);
 }
 
+export function MCPChatPrompts(arg1) {
+  return window['go']['app']['App']['MCPChatPrompts'](arg1);
+}
+
+export function MCPChatResources(arg1) {
+  return window['go']['app']['App']['MCPChatResources'](arg1);
+}
+
 export function MCPGrants(arg1) {
   return window['go']['app']['App']['MCPGrants'](arg1);
+}
+
+export function MCPResources(arg1, arg2) {
+  return window['go']['app']['App']['MCPResources'](arg1, arg2);
 }
 
 export function MCPServerLogs(arg1, arg2) {
@@ -314,6 +334,10 @@ export function PendingApprovals() {
   return window['go']['app']['App']['PendingApprovals']();
 }
 
+export function PendingElicitations() {
+  return window['go']['app']['App']['PendingElicitations']();
+}
+
 export function PreviewMCPImport(arg1) {
   return window['go']['app']['App']['PreviewMCPImport'](arg1);
 }
@@ -330,6 +354,10 @@ export function PublishedSkills() {
   return window['go']['app']['App']['PublishedSkills']();
 }
 
+export function ReadMCPResource(arg1, arg2, arg3) {
+  return window['go']['app']['App']['ReadMCPResource'](arg1, arg2, arg3);
+}
+
 export function ReindexMemory() {
   return window['go']['app']['App']['ReindexMemory']();
 }
@@ -340,6 +368,10 @@ export function RejectTeamTask(arg1, arg2, arg3) {
 
 export function RemoveSkill(arg1) {
   return window['go']['app']['App']['RemoveSkill'](arg1);
+}
+
+export function RenderMCPPrompt(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['RenderMCPPrompt'](arg1, arg2, arg3, arg4);
 }
 
 export function RequestMCPAccess(arg1) {
