@@ -6,7 +6,9 @@
 // agent (llmserve replaying a cassette written below, since the page's port
 // is only known at run time) fetches the page with web_fetch — the text the
 // page hides from people never reaches it — and draws a picture with
-// create_image, which the chat shows inline under the tool card.
+// create_image, which the chat shows inline under the tool card; then it
+// opens the same page in the browser tool (Chromium, judged by the same
+// guard) and its screenshot shows inline too.
 //
 // Usage: node e2e/web-media.e2e.mjs   (scripts/e2e.sh builds the binaries first)
 // Env:   WARREN_DEV_BIN, LLMSERVE_BIN, E2E_OUT as in chat.e2e.mjs
@@ -70,6 +72,19 @@ function cassette(host) {
       },
       {
         expect: 'media/',
+        chunks: ['And a look at the page itself.'],
+        tool_calls: [{ id: 'call_3', name: 'browser', arguments: [JSON.stringify({ action: 'open', url: `http://${host}/notice` })] }],
+        finish_reason: 'tool_calls',
+      },
+      {
+        // The snapshot of the page: its heading as an accessibility-tree line.
+        expect: 'Allotment notice',
+        chunks: ['Screenshot next.'],
+        tool_calls: [{ id: 'call_4', name: 'browser', arguments: ['{"action":"screenshot"}'] }],
+        finish_reason: 'tool_calls',
+      },
+      {
+        expect: 'browser/screenshot-',
         chunks: ['The allotment opens Saturday at nine; bring gloves. ', 'Here is the picture.'],
       },
     ],
@@ -142,7 +157,13 @@ async function main() {
     assert.match((await img.getAttribute('src')) ?? '', /^data:image\/png;base64,/);
     const natural = await img.evaluate((el) => el.complete && el.naturalWidth);
     assert.equal(natural, 2, 'the 2×2 PNG the provider made is decoded');
-    await page.locator('[data-role="assistant"]').filter({ hasText: 'Here is the picture.' }).waitFor();
+    await page.locator('[data-role="assistant"]').filter({ hasText: 'Here is the picture.' }).waitFor({ timeout: 60000 });
+    const browserCards = page.locator('[data-tool-call="browser"]');
+    assert.equal(await browserCards.count(), 2);
+    const shotImg = browserCards.nth(1).locator('img');
+    await shotImg.waitFor();
+    const width = await shotImg.evaluate((el) => el.complete && el.naturalWidth);
+    assert.ok(width > 100, `the browser's screenshot is a real picture (width ${width})`);
 
     await fetchCard.getByRole('button').first().click();
     const result = (await fetchCard.getByTestId('tool-result').textContent()) ?? '';

@@ -40,8 +40,9 @@
 #                           Ctrl+S, a version restored, an embedder refused,
 #                           a delete, 900×600 in dark mode
 #   e2e/web-media.e2e.mjs   a page server trusted in the Agents tab's Web
-#                           section, web_fetch (hidden text dropped) and
-#                           create_image in Chat, the picture shown inline
+#                           section, web_fetch (hidden text dropped),
+#                           create_image in Chat, the picture shown inline,
+#                           the browser tool's screenshot of the same page too
 # Screenshots and logs go to build/e2e (E2E_OUT), never to the tracked
 # docs/screenshots: only with E2E_DOCS=1 (make screenshot) does a script that
 # passes copy its documentation shots there (see suite.docShot in e2e/lib.mjs).

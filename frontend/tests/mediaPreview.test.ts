@@ -13,6 +13,11 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwA
 const WAV = btoa('RIFF\x24\x00\x00\x00WAVEfmt ');
 
 describe('mediaRefs', () => {
+  it('shows a file named both relative and absolute once', () => {
+    expect(mediaRefs('Screenshot saved to browser/s-1.png (/home/u/ws/browser/s-1.png, 9 bytes).')).toEqual([{ path: 'browser/s-1.png', kind: 'image' }]);
+    expect(mediaRefs('a/x.png and /elsewhere/b/x.png')).toHaveLength(2);
+  });
+
   it('finds the workspace images and audio a result names', () => {
     expect(mediaRefs('Saved image to media/image-1.png (image/png, 70 bytes) via local.')).toEqual([{ path: 'media/image-1.png', kind: 'image' }]);
     expect(mediaRefs('Saved speech to media/speech-2.wav (audio/wav, 9 bytes).')).toEqual([{ path: 'media/speech-2.wav', kind: 'audio' }]);

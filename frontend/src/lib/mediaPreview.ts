@@ -28,6 +28,11 @@ export const MAX_PREVIEWS = 4;
 // A relative or absolute file path of plain name characters.
 const PATH_RE = /^\/?(?:[\w@+-][\w.@+-]*\/)*[\w@+-][\w.@+-]*\.([a-z0-9]+)$/i;
 
+/** Whether two paths name one file: the same, or one absolute path ending in the other (a result that gives both). */
+function sameFile(a: string, b: string): boolean {
+  return a === b || (a.startsWith('/') && a.endsWith(`/${b}`)) || (b.startsWith('/') && b.endsWith(`/${a}`));
+}
+
 /** The image and audio paths a tool result names, in order, without repeats. */
 export function mediaRefs(text: string): MediaRef[] {
   const out: MediaRef[] = [];
@@ -36,7 +41,7 @@ export function mediaRefs(text: string): MediaRef[] {
     if (!token || token.includes('..') || token.includes('//') || token.includes(':')) continue;
     const m = PATH_RE.exec(token);
     const kind = m ? KINDS[m[1].toLowerCase()] : undefined;
-    if (!kind || out.some((r) => r.path === token)) continue;
+    if (!kind || out.some((r) => sameFile(r.path, token))) continue;
     out.push({ path: token, kind });
     if (out.length === MAX_PREVIEWS) break;
   }
