@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/warren-dev/warren/backend/store"
+	"github.com/warren-dev/warren/tools"
 	"github.com/warren-dev/warren/tools/media"
 )
 
@@ -59,8 +60,27 @@ func (w *Warren) mediaDeps() *media.Deps {
 			}
 			return strings.Split(v, ",")
 		},
-		Secret: w.scrubber.AddValues,
+		Secret:    w.scrubber.AddValues,
+		Summarize: w.agentCompletion,
 	}
+}
+
+// agentCompletion is one completion by the calling agent's own model
+// (read_document's summaries): the agent's provider and default model.
+func (w *Warren) agentCompletion(ctx context.Context, system, user string) (string, error) {
+	key := tools.AgentFrom(ctx)
+	if key == "" {
+		key = "default"
+	}
+	a, err := w.db.GetAgent(ctx, key)
+	if err != nil {
+		return "", fmt.Errorf("agent %s: %w", key, err)
+	}
+	prov, model, _, err := w.provider(ctx, a, RunRequest{Agent: key})
+	if err != nil {
+		return "", err
+	}
+	return completer{prov, model}.Complete(ctx, system, user)
 }
 
 // mediaProvider reads a provider, key included, for the media tools.

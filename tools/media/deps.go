@@ -63,6 +63,9 @@ type Deps struct {
 	LookPath func(string) (string, error)
 	// Now names output files; nil means time.Now.
 	Now func() time.Time
+	// Summarize is the calling agent's own model, for read_document's
+	// summaries; nil: summaries are not available.
+	Summarize Summarizer
 }
 
 // Timeout bounds one provider request (image generation is slow).

@@ -22,9 +22,11 @@ const (
 
 // ReadDocumentParams are read_document's parameters.
 type ReadDocumentParams struct {
-	Path     string `json:"path" description:"Workspace path of a PDF, DOCX, HTML or text file"`
-	Pages    string `json:"pages,omitempty" description:"PDF pages to read, e.g. 3, 2-5, 1,4,7- (default: all, up to max_chars)"`
-	MaxChars int    `json:"max_chars,omitempty" description:"Most characters to return (default 40000, at most 200000)"`
+	Path      string `json:"path" description:"Workspace path of a PDF, DOCX, HTML or text file"`
+	Pages     string `json:"pages,omitempty" description:"PDF pages to read, e.g. 3, 2-5, 1,4,7- (default: all, up to max_chars)"`
+	MaxChars  int    `json:"max_chars,omitempty" description:"Most characters to return (default 40000, at most 200000)"`
+	Summarize bool   `json:"summarize,omitempty" description:"Return a summary made by your own model instead of the text (for long documents; one model call per ~24000 characters)"`
+	Focus     string `json:"focus,omitempty" description:"With summarize: what the summary should keep, e.g. deadlines and costs"`
 }
 
 func newReadDocument(e *env) (tools.Tool, error) {
@@ -50,6 +52,12 @@ func (e *env) readDocument(ctx context.Context, p ReadDocumentParams) (tools.Res
 		return fail, nil
 	}
 	defer func() { _ = f.Close() }() // read-only
+	if p.Summarize {
+		if e.Summarize == nil {
+			return tools.Errorf(tools.CodeValidation, "summaries need the agent's model, which this call has none of; read the text instead"), nil
+		}
+		limit = summaryMaxChars + 1
+	}
 	doc, err := doctext.ExtractFile(ctx, f, display, doctext.Options{Pages: p.Pages, MaxChars: limit})
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
@@ -62,7 +70,30 @@ func (e *env) readDocument(ctx context.Context, p ReadDocumentParams) (tools.Res
 	case err != nil:
 		return tools.Errorf(tools.CodeIO, "reading %s: %v", display, err), nil
 	}
+	if p.Summarize {
+		return e.summaryResult(ctx, display, doc, p.Focus), nil
+	}
 	return tools.Text(docHeader(display, doc) + doc.Text + docFooter(doc, limit)), nil
+}
+
+// summaryResult summarises doc, or says which pages to pick when it is
+// too long for one summary.
+func (e *env) summaryResult(ctx context.Context, display string, doc doctext.Text, focus string) tools.Result {
+	if doc.Truncated {
+		hint := "pick a page range with pages"
+		if doc.NextPage > 0 {
+			hint = fmt.Sprintf("summarise pages %d-%d first (pages=\"%d-%d\"), then the rest", doc.FirstPage, doc.NextPage-1, doc.FirstPage, doc.NextPage-1)
+		}
+		return tools.Errorf(tools.CodeValidation, "%s is longer than one summary covers (%d characters): %s", display, summaryMaxChars, hint)
+	}
+	if strings.TrimSpace(doc.Text) == "" {
+		return tools.Text(docHeader(display, doc) + "(no text to summarise: a scanned document has images only)")
+	}
+	sum, calls, err := summarize(ctx, e.Summarize, display, doc.Text, focus)
+	if err != nil {
+		return tools.Errorf(tools.CodeExecution, "summarising %s (after %d model calls): %v", display, calls, err)
+	}
+	return tools.Text(fmt.Sprintf("%sSummary by your model (%d characters read, %d model calls):\n\n%s", docHeader(display, doc), len([]rune(doc.Text)), calls, sum))
 }
 
 // docHeader says what the text is: kind, page count and pages shown.
