@@ -135,12 +135,24 @@ as_user() {
 answers() { podman --url "$host" version >/dev/null 2>&1; }
 
 # --- the Podman service ------------------------------------------------------------
+# A service whose working directory was deleted (it was started from a
+# clone that is gone) still answers, but conmon cannot start a container
+# ("Failed to get working directory"): stop it so it starts again below.
+for pid in $(pgrep -u "$uid" -f "podman system service" || true); do
+  if [[ $(readlink "/proc/$pid/cwd" 2>/dev/null) == *"(deleted)" ]]; then
+    say "podman service (pid $pid) runs in a deleted directory; restarting it"
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    rm -f "$sock"
+  fi
+done
 if answers; then
   say "podman service: answering on $sock"
 else
   log=$home/podman-service.log
   say "starting $USER_NAME's podman system service on $sock (log: $log)"
-  as_user setsid podman system service --time=0 "$host" </dev/null >>"$log" 2>&1 &
+  # From the user's home, never the caller's directory (which may go away).
+  (cd "$home" && as_user setsid podman system service --time=0 "$host" </dev/null >>"$log" 2>&1 &)
   for _ in $(seq 100); do # the socket file appears once it listens
     [[ -S $sock ]] && break
     sleep 0.1
