@@ -53,6 +53,21 @@ func (s *Store) annFor(v vecIndex) *annIndex {
 	return ai
 }
 
+// startANN starts the approximate indexes of the ready tables whose
+// embedder is known, when the indexer starts: the first searches need not
+// wait for them, nor start them.
+func (s *Store) startANN(ctx context.Context) {
+	all, err := s.indexes(ctx, s.db)
+	if err != nil {
+		return
+	}
+	for _, v := range all {
+		if v.Ready && s.embedderFor(v.ID) != nil {
+			s.annFor(v)
+		}
+	}
+}
+
 // buildANN loads the table's vectors from SQLite (the embedding cache, by
 // the chunks the table holds) into the index, then replays what changed
 // meanwhile.

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/warren-dev/warren/backend/memory/embed"
@@ -44,6 +45,11 @@ type Store struct {
 	wake chan struct{}
 
 	indexMu sync.Mutex // one indexing pass at a time
+	// pending is set by writes (and at start) until an indexing pass has
+	// run after them; seenID is the highest chunk id known embedded. A
+	// search looks for unembedded chunks only when either says so.
+	pending atomic.Bool
+	seenID  atomic.Int64
 
 	// anns are the in-process approximate indexes by vector table; runCtx
 	// is the indexer's lifetime (nil when no indexer runs: no index is
@@ -80,6 +86,7 @@ func New(db *sql.DB, opts Options) *Store {
 	s := &Store{db: db, opts: opts, log: opts.Log, now: opts.Now, wake: make(chan struct{}, 1),
 		embedders: map[embed.Identity]embed.Embedder{}, anns: map[string]*annIndex{}, drops: map[*sql.Tx][]int64{}}
 	s.current = opts.Embedder
+	s.pending.Store(true)
 	if opts.Embedder != nil && opts.Embedder.Identity().Dims > 0 {
 		s.embedders[opts.Embedder.Identity()] = opts.Embedder
 	}
@@ -113,6 +120,7 @@ func (s *Store) identify(ctx context.Context, e embed.Embedder) (embed.Identity,
 
 // poke wakes the indexer; it never blocks.
 func (s *Store) poke() {
+	s.pending.Store(true)
 	select {
 	case s.wake <- struct{}{}:
 	default:
