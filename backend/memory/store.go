@@ -31,6 +31,9 @@ type Options struct {
 	Debounce time.Duration
 	// OnProgress, when set, hears about the background indexing.
 	OnProgress func(IndexStatus)
+	// IndexDir is where the approximate indexes are saved between runs;
+	// default the database file's directory (none for an in-memory one).
+	IndexDir string
 	// ANNMin is the vector count from which a table gets an approximate
 	// index (default 5,000; tests lower it).
 	ANNMin int
@@ -59,6 +62,13 @@ type Store struct {
 	anns   map[string]*annIndex
 	runCtx context.Context
 	drops  map[*sql.Tx][]int64
+	// annWG waits for index builds; annReported is when build progress
+	// was last reported.
+	annWG       sync.WaitGroup
+	annReported time.Time
+	// annDirPath is where index files go, once annDirKnown.
+	annDirPath  string
+	annDirKnown bool
 
 	mu sync.Mutex
 	// embedders by identity: the current one, and earlier ones still

@@ -223,6 +223,8 @@ func (s *Store) Run(ctx context.Context) error {
 	s.runCtx = ctx
 	s.annMu.Unlock()
 	defer func() {
+		s.annWG.Wait() // the builds end with ctx
+		s.saveANNs(context.WithoutCancel(ctx), true)
 		s.annMu.Lock()
 		s.runCtx, s.anns = nil, map[string]*annIndex{}
 		s.annMu.Unlock()
@@ -232,6 +234,7 @@ func (s *Store) Run(ctx context.Context) error {
 	for {
 		err := s.indexPending(ctx)
 		s.setErr(err)
+		s.saveANNs(ctx, false)
 		wait := time.Hour
 		if err != nil && ctx.Err() == nil {
 			s.log.Warn("memory: indexing", "err", err)
@@ -296,19 +299,23 @@ func (s *Store) indexAll(ctx context.Context, e embed.Embedder) error {
 			return err
 		}
 		after = last
-		if s.opts.OnProgress != nil && (n == 0 || time.Since(reported) >= progressEvery) {
+		if n == 0 || time.Since(reported) >= progressEvery {
 			reported = time.Now()
-			if st, err := s.Status(ctx); err == nil {
-				s.opts.OnProgress(st)
-			}
+			s.reportProgress(ctx)
 		}
 		if n == 0 {
 			break
 		}
 	}
 	if !idx.Ready {
-		return s.promote(ctx, idx)
+		ok, err := s.promote(ctx, idx)
+		if err != nil || !ok {
+			return err
+		}
 	}
+	// The table may have grown past the size that gets an approximate
+	// index (a no-op when it has one, or the indexer is not running).
+	s.annFor(idx)
 	return nil
 }
 
@@ -393,7 +400,7 @@ func (s *Store) embedBatch(ctx context.Context, e embed.Embedder, idx vecIndex, 
 			if _, err := put.ExecContext(ctx, p.id, p.partition, vecBlob(vecs[i])); err != nil {
 				return fmt.Errorf("store vector: %w", err)
 			}
-			added = append(added, annChange{id: p.id, part: p.partition, vec: vecs[i]})
+			added = append(added, annChange{id: p.id, part: p.partition, hash: p.hash, vec: vecs[i]})
 		}
 		return nil
 	})
@@ -479,8 +486,9 @@ func cacheVectors(ctx context.Context, tx *sql.Tx, id embed.Identity, batch []pe
 
 // promote makes a completed build the ready index and drops the others,
 // in one transaction: search moves from the old table to the new at once.
-func (s *Store) promote(ctx context.Context, idx vecIndex) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+func (s *Store) promote(ctx context.Context, idx vecIndex) (bool, error) {
+	promoted := false
+	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var missing int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_chunks c WHERE NOT EXISTS
 			(SELECT 1 FROM memory_embedded m WHERE m.idx = ? AND m.chunk_id = c.id)`, idx.Name).Scan(&missing); err != nil {
@@ -501,8 +509,10 @@ func (s *Store) promote(ctx context.Context, idx vecIndex) error {
 			}
 		}
 		_, err = tx.ExecContext(ctx, "UPDATE memory_indexes SET state = 'ready' WHERE name = ?", idx.Name)
+		promoted = err == nil
 		return err
 	})
+	return promoted && err == nil, err
 }
 
 // catchUpMax is how many pending chunks a search embeds itself before it
