@@ -92,7 +92,7 @@ func (s *Store) saveANN(ctx context.Context, v vecIndex, ai *annIndex) error {
 	if err != nil {
 		return err
 	}
-	defer func() { _ = os.Remove(tmp.Name()) }()
+	defer func() { _ = os.Remove(tmp.Name()) }() //nolint:gosec // our temporary file, in the index directory
 	ai.mu.RLock()
 	err = writeANN(tmp, annHeader{Table: v.Name, ID: v.ID, Chunker: v.Chunker, Count: len(ai.meta)}, ai)
 	saved := ai.changes
@@ -103,7 +103,7 @@ func (s *Store) saveANN(ctx context.Context, v vecIndex, ai *annIndex) error {
 	if err != nil {
 		return fmt.Errorf("save the vector index: %w", err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := os.Rename(tmp.Name(), path); err != nil { //nolint:gosec // the path is the index directory and a validTable-checked name
 		return fmt.Errorf("save the vector index: %w", err)
 	}
 	ai.mu.Lock()
@@ -216,7 +216,7 @@ func (s *Store) loadANN(ctx context.Context, v vecIndex, ai *annIndex, rows []an
 	_ = f.Close()
 	if err != nil {
 		s.log.Warn("memory: the saved vector index is not usable; rebuilding it from SQLite", "file", path, "err", err)
-		_ = os.Remove(path)
+		_ = os.Remove(path) //nolint:gosec // the path is the index directory and a validTable-checked name
 		return false
 	}
 	var add []int64
