@@ -306,7 +306,8 @@ func (ai *annIndex) search(q []float32, k int, parts []string) ([]ann.Hit, bool)
 	for _, p := range parts {
 		want[p] = true
 	}
-	return ai.idx.Search(q, k, func(id int64) bool { return want[ai.meta[id].part] }), true
+	// ef 2k: the whole pool (k = 50) feeds the fusion, not only the top 10.
+	return ai.idx.SearchEf(q, k, 2*k, func(id int64) bool { return want[ai.meta[id].part] }), true
 }
 
 // dropANN forgets a dropped table's index.

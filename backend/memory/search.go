@@ -1,11 +1,13 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 )
@@ -127,21 +129,24 @@ func (s *Store) Search(ctx context.Context, q Query) (Result, error) {
 	if q.Channels != "" && q.Channels != "keyword" && q.Channels != "vector" {
 		return Result{}, fmt.Errorf("%w: channels %q: use keyword, vector or leave it empty for both", ErrBadQuery, q.Channels)
 	}
+	// The channels run side by side (each on its own connection): the
+	// query takes the slower one's time, not the sum.
 	var kw, vec []candidate
 	var kwRan bool
 	var vecNote string
-	var err error
+	var kwErr, err error
+	var wg sync.WaitGroup
 	if q.Channels != "vector" {
-		if kw, kwRan, err = s.keyword(ctx, q); err != nil {
-			return Result{}, err
-		}
+		wg.Go(func() { kw, kwRan, kwErr = s.keyword(ctx, q) })
 	}
 	if q.Channels != "keyword" {
-		if vec, vecNote, err = s.vector(ctx, q); err != nil {
-			return Result{}, err
-		}
+		vec, vecNote, err = s.vector(ctx, q)
 	} else {
 		vecNote = "only keywords were asked for"
+	}
+	wg.Wait()
+	if err = cmp.Or(kwErr, err); err != nil {
+		return Result{}, err
 	}
 	res := Result{Mode: ModeHybrid}
 	switch {
