@@ -69,7 +69,8 @@ func waitANN(t *testing.T, s *Store) string {
 func agreesWithExact(t *testing.T, s *Store) {
 	t.Helper()
 	agree, total := 0, 0
-	for _, q := range []string{"watering the plants", "winter wheels", "paying taxes", "music class", "boarding gate", "zeppelin hangar"} {
+	for _, q := range []string{"watering the plants", "winter wheels", "paying taxes", "music class", "nightly copies",
+		"boarding gate", "baking", "pet pills", "zeppelin hangar"} {
 		approx := paths(search(t, s, Query{Text: q, Channels: "vector", MaxResults: 10}))
 		exact := paths(search(t, s, Query{Text: q, Channels: "vector", MaxResults: 10, Exact: true}))
 		for _, p := range exact {
