@@ -117,8 +117,9 @@ func bulkLoad(b testing.TB, s *Store, n int) {
 // the embedding cache, vec0) with the heap and RSS sampled through it, the
 // HNSW build from SQLite; then per query p50/p95 of the vector channel
 // exact (sqlite-vec scan) and through the index, with the index's
-// recall@10 against the scan, and of the hybrid query (FTS5 + index,
-// fused), with its recall@10 against the hybrid query on the exact scan.
+// recall@10 against the scan, of the keyword channel alone (FTS5), and of
+// the hybrid query (both channels, fused), with its recall@10 against the
+// hybrid query on the exact scan.
 func BenchmarkHybridSearch(b *testing.B) {
 	sizes := []int{10000}
 	if n, err := strconv.Atoi(os.Getenv("WARREN_BENCH_CHUNKS")); err == nil && n > 0 {
@@ -241,7 +242,7 @@ func benchHybrid(b *testing.B, n int, e embed.Embedder) {
 		return ms(ds[len(ds)/2]), ms(ds[len(ds)*95/100]), hits
 	}
 	b.ResetTimer()
-	var m [8]float64
+	var m [10]float64
 	var recall, hybridRecall float64
 	for range b.N {
 		var exactHits, approxHits, hybridExact, hybridHits [][]string
@@ -249,11 +250,12 @@ func benchHybrid(b *testing.B, n int, e embed.Embedder) {
 		m[2], m[3], approxHits = run(false, "vector")
 		m[4], m[5], hybridExact = run(true, "")
 		m[6], m[7], hybridHits = run(false, "")
+		m[8], m[9], _ = run(false, "keyword")
 		recall, hybridRecall = agreement(exactHits, approxHits), agreement(hybridExact, hybridHits)
 	}
 	b.StopTimer()
 	for i, name := range []string{"ms-exact-p50", "ms-exact-p95", "ms-hnsw-p50", "ms-hnsw-p95",
-		"ms-hybrid-exact-p50", "ms-hybrid-exact-p95", "ms-hybrid-p50", "ms-hybrid-p95"} {
+		"ms-hybrid-exact-p50", "ms-hybrid-exact-p95", "ms-hybrid-p50", "ms-hybrid-p95", "ms-keyword-p50", "ms-keyword-p95"} {
 		b.ReportMetric(m[i], name)
 	}
 	b.ReportMetric(recall, "recall@10")

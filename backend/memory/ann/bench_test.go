@@ -1,10 +1,10 @@
 package ann
 
 import (
-	"os"
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"testing"
