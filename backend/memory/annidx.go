@@ -306,8 +306,10 @@ func (ai *annIndex) search(q []float32, k int, parts []string) ([]ann.Hit, bool)
 	for _, p := range parts {
 		want[p] = true
 	}
-	// ef 2k: the whole pool (k = 50) feeds the fusion, not only the top 10.
-	return ai.idx.SearchEf(q, k, 2*k, func(id int64) bool { return want[ai.meta[id].part] }), true
+	// A wide ef: the whole pool (k = 50) feeds the fusion, not only the
+	// top 10, and text embeddings crowd together (the 10th and the 30th
+	// neighbour are almost equally near), which costs recall at ef 2k.
+	return ai.idx.SearchEf(q, k, max(4*k, 200), func(id int64) bool { return want[ai.meta[id].part] }), true
 }
 
 // dropANN forgets a dropped table's index.
