@@ -308,8 +308,9 @@ func (ai *annIndex) search(q []float32, k int, parts []string) ([]ann.Hit, bool)
 	}
 	// A wide ef: the whole pool (k = 50) feeds the fusion, not only the
 	// top 10, and text embeddings crowd together (the 10th and the 30th
-	// neighbour are almost equally near), which costs recall at ef 2k.
-	return ai.idx.SearchEf(q, k, max(4*k, 200), func(id int64) bool { return want[ai.meta[id].part] }), true
+	// neighbour are almost equally near): at 100,000 chunks recall@10 was
+	// 0.80 at ef 200, 0.86 at ef 400.
+	return ai.idx.SearchEf(q, k, max(8*k, 400), func(id int64) bool { return want[ai.meta[id].part] }), true
 }
 
 // dropANN forgets a dropped table's index.
