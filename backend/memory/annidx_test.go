@@ -58,21 +58,7 @@ func TestApproximateIndex(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	agree, total := 0, 0
-	for _, q := range []string{"watering the plants", "winter wheels", "paying taxes", "music class", "nightly copies",
-		"boarding gate", "baking", "pet pills"} {
-		approx := paths(search(t, s, Query{Text: q, Channels: "vector", MaxResults: 10}))
-		exact := paths(search(t, s, Query{Text: q, Channels: "vector", MaxResults: 10, Exact: true}))
-		for _, p := range exact {
-			total++
-			if contains(approx, p) {
-				agree++
-			}
-		}
-	}
-	if recall := float64(agree) / float64(total); recall < 0.9 {
-		t.Fatalf("recall@10 of the approximate index against the exact scan: %.2f", recall)
-	}
+	agreesWithExact(t, s)
 	put(t, s, "ada", "local", "memory/new.md", "A zeppelin hangar inspection is due.")
 	if err := s.IndexNow(context.Background()); err != nil {
 		t.Fatal(err)

@@ -1,11 +1,13 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 )
@@ -127,21 +129,24 @@ func (s *Store) Search(ctx context.Context, q Query) (Result, error) {
 	if q.Channels != "" && q.Channels != "keyword" && q.Channels != "vector" {
 		return Result{}, fmt.Errorf("%w: channels %q: use keyword, vector or leave it empty for both", ErrBadQuery, q.Channels)
 	}
+	// The channels run side by side (each on its own connection): the
+	// query takes the slower one's time, not the sum.
 	var kw, vec []candidate
 	var kwRan bool
 	var vecNote string
-	var err error
+	var kwErr, err error
+	var wg sync.WaitGroup
 	if q.Channels != "vector" {
-		if kw, kwRan, err = s.keyword(ctx, q); err != nil {
-			return Result{}, err
-		}
+		wg.Go(func() { kw, kwRan, kwErr = s.keyword(ctx, q) })
 	}
 	if q.Channels != "keyword" {
-		if vec, vecNote, err = s.vector(ctx, q); err != nil {
-			return Result{}, err
-		}
+		vec, vecNote, err = s.vector(ctx, q)
 	} else {
 		vecNote = "only keywords were asked for"
+	}
+	wg.Wait()
+	if err = cmp.Or(kwErr, err); err != nil {
+		return Result{}, err
 	}
 	res := Result{Mode: ModeHybrid}
 	switch {
@@ -202,51 +207,77 @@ func scopeSQL(q Query) (string, []any) {
 
 // keyword is the FTS5 channel: every word (AND) first, then any word (OR)
 // to fill the pool, then trigrams for code and CJK. Ranks follow bm25's
-// order; its raw value is never used as a score. ran is false when the
-// query has no word to search for.
+// order; its raw value is never used as a score. Words in more than
+// commonDocs chunks are left out like stopwords; when every word is that
+// common, the chunks holding them all come newest first. ran is false
+// when the query has no word to search for.
 func (s *Store) keyword(ctx context.Context, q Query) ([]candidate, bool, error) {
 	terms := queryTerms(q.Text)
 	out := []candidate{} // non-nil: the channel ran, even when it finds nothing
 	seen := map[int64]bool{}
-	add := func(table, match string, partial bool) error {
+	add := func(table, match, rank string, partial bool) error {
 		if match == "" || len(out) >= pool {
 			return nil
 		}
 		where, args := scopeSQL(q)
-		rank := "rank"
-		if table == "memory_fts" {
-			rank = "bm25(memory_fts, 2.0, 1.0)"
+		// Ranked inside FTS5 first, the best rankedFirst joined and
+		// filtered (joining every match cost more than ranking it); only
+		// when the filter leaves the pool short and more matches exist does
+		// the query join them all.
+		var ids []int64
+		collect := func(scan func(...any) error) error {
+			var id int64
+			err := scan(&id)
+			ids = append(ids, id)
+			return err
 		}
-		err := eachRow(ctx, s.db, `SELECT c.id FROM `+table+` f JOIN memory_chunks c ON c.id = f.rowid
-			JOIN memory_docs d ON d.id = c.doc_id WHERE `+table+` MATCH ? AND `+where+` ORDER BY `+rank+` LIMIT ?`,
-			append(append([]any{match}, args...), pool), func(scan func(...any) error) error {
-				var id int64
-				if err := scan(&id); err != nil {
-					return err
-				}
-				if !seen[id] && len(out) < pool {
-					seen[id] = true
-					out = append(out, candidate{id: id, rank: len(out) + 1, partial: partial})
-				}
-				return nil
-			})
+		err := eachRow(ctx, s.db, `SELECT c.id FROM (SELECT rowid, `+rank+` AS r FROM `+table+` f WHERE `+table+` MATCH ?
+			ORDER BY r LIMIT ?) f JOIN memory_chunks c ON c.id = f.rowid JOIN memory_docs d ON d.id = c.doc_id
+			WHERE `+where+` ORDER BY f.r`, append([]any{match, rankedFirst}, args...), collect)
+		if err == nil && len(ids) < pool {
+			var n int
+			err = s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM `+table+` WHERE `+table+` MATCH ? LIMIT ?)`,
+				match, rankedFirst+1).Scan(&n)
+			if err == nil && n > rankedFirst {
+				ids = ids[:0]
+				err = eachRow(ctx, s.db, `SELECT c.id FROM `+table+` f JOIN memory_chunks c ON c.id = f.rowid
+					JOIN memory_docs d ON d.id = c.doc_id WHERE `+table+` MATCH ? AND `+where+` ORDER BY `+rank+` LIMIT ?`,
+					append(append([]any{match}, args...), pool), collect)
+			}
+		}
 		if err != nil {
 			return fmt.Errorf("keyword search: %w", err)
 		}
+		for _, id := range ids {
+			if !seen[id] && len(out) < pool {
+				seen[id] = true
+				out = append(out, candidate{id: id, rank: len(out) + 1, partial: partial})
+			}
+		}
 		return nil
 	}
-	if len(terms) > 0 {
-		if err := add("memory_fts", strings.Join(terms, " "), false); err != nil {
+	const bm25 = "bm25(memory_fts, 2.0, 1.0)"
+	rare, err := s.rareTerms(ctx, terms)
+	if err != nil {
+		return nil, false, err
+	}
+	switch {
+	case len(rare) > 0:
+		if err := add("memory_fts", strings.Join(rare, " "), bm25, false); err != nil {
 			return nil, false, err
 		}
-		if len(terms) > 1 {
-			if err := add("memory_fts", strings.Join(terms, " OR "), true); err != nil {
+		if len(rare) > 1 {
+			if err := add("memory_fts", strings.Join(rare, " OR "), bm25, true); err != nil {
 				return nil, false, err
 			}
 		}
+	case len(terms) > 0:
+		if err := add("memory_fts", strings.Join(terms, " "), "-f.rowid", false); err != nil {
+			return nil, false, err
+		}
 	}
 	if tri := trigramQuery(q.Text); tri != "" && (len(out) == 0 || codeOrCJK(q.Text)) {
-		if err := add("memory_fts_tri", tri, false); err != nil {
+		if err := add("memory_fts_tri", tri, "rank", false); err != nil {
 			return nil, false, err
 		}
 	}
@@ -254,6 +285,33 @@ func (s *Store) keyword(ctx context.Context, q Query) ([]candidate, bool, error)
 		return nil, false, nil
 	}
 	return out, true, nil
+}
+
+// rankedFirst is how many of a keyword query's best matches are joined
+// with their chunks and filtered by the query's scope at first.
+const rankedFirst = 4 * pool
+
+// commonDocs is how many chunks a word may be in before the keyword
+// channel treats it as a stopword: bm25 counts the chunks holding each
+// query word (for its IDF) on every query, so one word in 30,000 chunks
+// costs tens of milliseconds, and says little about relevance.
+const commonDocs = 5000
+
+// rareTerms keeps the terms in at most commonDocs chunks (counting stops
+// there, so a common word costs no more than that).
+func (s *Store) rareTerms(ctx context.Context, terms []string) ([]string, error) {
+	var out []string
+	for _, t := range terms {
+		var n int
+		if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)",
+			t, commonDocs+1).Scan(&n); err != nil {
+			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+		if n <= commonDocs {
+			out = append(out, t)
+		}
+	}
+	return out, nil
 }
 
 // stopwords are dropped from keyword queries (they match everything and

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/warren-dev/warren/backend/memory/embed"
@@ -30,6 +31,9 @@ type Options struct {
 	Debounce time.Duration
 	// OnProgress, when set, hears about the background indexing.
 	OnProgress func(IndexStatus)
+	// IndexDir is where the approximate indexes are saved between runs;
+	// default the database file's directory (none for an in-memory one).
+	IndexDir string
 	// ANNMin is the vector count from which a table gets an approximate
 	// index (default 5,000; tests lower it).
 	ANNMin int
@@ -44,6 +48,11 @@ type Store struct {
 	wake chan struct{}
 
 	indexMu sync.Mutex // one indexing pass at a time
+	// pending is set by writes (and at start) until an indexing pass has
+	// run after them; seenID is the highest chunk id known embedded. A
+	// search looks for unembedded chunks only when either says so.
+	pending atomic.Bool
+	seenID  atomic.Int64
 
 	// anns are the in-process approximate indexes by vector table; runCtx
 	// is the indexer's lifetime (nil when no indexer runs: no index is
@@ -53,6 +62,13 @@ type Store struct {
 	anns   map[string]*annIndex
 	runCtx context.Context
 	drops  map[*sql.Tx][]int64
+	// annWG waits for index builds; annReported is when build progress
+	// was last reported.
+	annWG       sync.WaitGroup
+	annReported time.Time
+	// annDirPath is where index files go, once annDirKnown.
+	annDirPath  string
+	annDirKnown bool
 
 	mu sync.Mutex
 	// embedders by identity: the current one, and earlier ones still
@@ -80,6 +96,7 @@ func New(db *sql.DB, opts Options) *Store {
 	s := &Store{db: db, opts: opts, log: opts.Log, now: opts.Now, wake: make(chan struct{}, 1),
 		embedders: map[embed.Identity]embed.Embedder{}, anns: map[string]*annIndex{}, drops: map[*sql.Tx][]int64{}}
 	s.current = opts.Embedder
+	s.pending.Store(true)
 	if opts.Embedder != nil && opts.Embedder.Identity().Dims > 0 {
 		s.embedders[opts.Embedder.Identity()] = opts.Embedder
 	}
@@ -113,6 +130,7 @@ func (s *Store) identify(ctx context.Context, e embed.Embedder) (embed.Identity,
 
 // poke wakes the indexer; it never blocks.
 func (s *Store) poke() {
+	s.pending.Store(true)
 	select {
 	case s.wake <- struct{}{}:
 	default:

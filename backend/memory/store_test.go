@@ -290,7 +290,7 @@ func TestEmbedderChangeRebuildsWhileSearching(t *testing.T) {
 	if !st.Building || st.Ready == nil || st.Ready.Model != "a" || st.Embedded != 0 || st.Embedder.Model != "b" {
 		t.Fatalf("after the switch: %+v", st)
 	}
-	if _, err := s.embedBatch(ctx, b, idx); err != nil {
+	if _, _, err := s.embedBatch(ctx, b, idx, 0); err != nil {
 		t.Fatal(err)
 	}
 	if r := search(t, s, Query{Text: "vehicle"}); r.Mode != ModeHybrid || len(r.Hits) == 0 {

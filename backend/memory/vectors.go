@@ -223,14 +223,18 @@ func (s *Store) Run(ctx context.Context) error {
 	s.runCtx = ctx
 	s.annMu.Unlock()
 	defer func() {
+		s.annWG.Wait() // the builds end with ctx
+		s.saveANNs(context.WithoutCancel(ctx), true)
 		s.annMu.Lock()
 		s.runCtx, s.anns = nil, map[string]*annIndex{}
 		s.annMu.Unlock()
 	}()
+	s.startANN(ctx)
 	retry := time.Second
 	for {
 		err := s.indexPending(ctx)
 		s.setErr(err)
+		s.saveANNs(ctx, false)
 		wait := time.Hour
 		if err != nil && ctx.Err() == nil {
 			s.log.Warn("memory: indexing", "err", err)
@@ -255,6 +259,11 @@ func (s *Store) Run(ctx context.Context) error {
 // batchSize is how many chunks are embedded per call.
 const batchSize = 64
 
+// progressEvery is how often a long indexing pass reports progress (each
+// report counts rows: per batch, it cost more than the batch at 100,000
+// chunks).
+const progressEvery = 500 * time.Millisecond
+
 // indexPending embeds every chunk the current embedder's table lacks, in
 // batches, then swaps a finished build in. One pass runs at a time.
 func (s *Store) indexPending(ctx context.Context) error {
@@ -264,6 +273,16 @@ func (s *Store) indexPending(ctx context.Context) error {
 	if e == nil {
 		return nil
 	}
+	// Writes from here on set it again; a failed pass leaves it set.
+	s.pending.Store(false)
+	err := s.indexAll(ctx, e)
+	if err != nil {
+		s.pending.Store(true)
+	}
+	return err
+}
+
+func (s *Store) indexAll(ctx context.Context, e embed.Embedder) error {
 	id, err := s.identify(ctx, e)
 	if err != nil {
 		return err
@@ -272,23 +291,31 @@ func (s *Store) indexPending(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	var after int64 // chunks are taken in id order: each batch starts where the last ended
+	reported := time.Now()
 	for {
-		n, err := s.embedBatch(ctx, e, idx)
+		n, last, err := s.embedBatch(ctx, e, idx, after)
 		if err != nil {
 			return err
 		}
-		if s.opts.OnProgress != nil {
-			if st, err := s.Status(ctx); err == nil {
-				s.opts.OnProgress(st)
-			}
+		after = last
+		if n == 0 || time.Since(reported) >= progressEvery {
+			reported = time.Now()
+			s.reportProgress(ctx)
 		}
 		if n == 0 {
 			break
 		}
 	}
 	if !idx.Ready {
-		return s.promote(ctx, idx)
+		ok, err := s.promote(ctx, idx)
+		if err != nil || !ok {
+			return err
+		}
 	}
+	// The table may have grown past the size that gets an approximate
+	// index (a no-op when it has one, or the indexer is not running).
+	s.annFor(idx)
 	return nil
 }
 
@@ -313,13 +340,16 @@ func partition(agent string, src Source) string {
 	return agent
 }
 
-// embedBatch embeds up to batchSize missing chunks; it returns how many.
-func (s *Store) embedBatch(ctx context.Context, e embed.Embedder, idx vecIndex) (int, error) {
+// embedBatch embeds up to batchSize missing chunks with ids above after;
+// it returns how many it read and the last id. A chunk written meanwhile
+// with a lower id is left to the next pass (Put wakes the indexer).
+func (s *Store) embedBatch(ctx context.Context, e embed.Embedder, idx vecIndex, after int64) (int, int64, error) {
 	var batch []pendingChunk
 	err := eachRow(ctx, s.db, `SELECT c.id, c.agent, d.source, c.heading, c.text, c.hash FROM memory_chunks c
 		JOIN memory_docs d ON d.id = c.doc_id
-		WHERE NOT EXISTS (SELECT 1 FROM memory_embedded m WHERE m.idx = ? AND m.chunk_id = c.id) ORDER BY c.id LIMIT ?`,
-		[]any{idx.Name, batchSize}, func(scan func(...any) error) error {
+		WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM memory_embedded m WHERE m.idx = ? AND m.chunk_id = c.id)
+		ORDER BY c.id LIMIT ?`,
+		[]any{after, idx.Name, batchSize}, func(scan func(...any) error) error {
 			var p pendingChunk
 			var heading, agent, source string
 			if err := scan(&p.id, &agent, &source, &heading, &p.text, &p.hash); err != nil {
@@ -333,59 +363,87 @@ func (s *Store) embedBatch(ctx context.Context, e embed.Embedder, idx vecIndex) 
 			return nil
 		})
 	if err != nil || len(batch) == 0 {
-		return 0, err
+		return 0, after, err
 	}
-	vecs, err := s.vectors(ctx, e, idx.ID, batch)
+	last := batch[len(batch)-1].id
+	vecs, fresh, err := s.vectors(ctx, e, idx.ID, batch)
 	if err != nil {
-		return 0, err
+		return 0, after, err
 	}
 	var added []annChange
 	err = s.tx(ctx, func(tx *sql.Tx) error {
 		added = added[:0]
+		if err := cacheVectors(ctx, tx, idx.ID, batch, vecs, fresh); err != nil {
+			return err
+		}
+		mark, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO memory_embedded (idx, chunk_id)
+			SELECT ?, id FROM memory_chunks WHERE id = ?`)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = mark.Close() }()
+		put, err := tx.PrepareContext(ctx, "INSERT OR REPLACE INTO "+idx.Name+"(rowid, agent, embedding) VALUES (?, ?, ?)") //nolint:gosec // validTable-checked name
+		if err != nil {
+			return err
+		}
+		defer func() { _ = put.Close() }()
 		for i, p := range batch {
 			// The chunk may have been replaced since it was read: only a
 			// chunk that still exists gets its vector.
-			res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO memory_embedded (idx, chunk_id)
-				SELECT ?, id FROM memory_chunks WHERE id = ?`, idx.Name, p.id)
+			res, err := mark.ExecContext(ctx, idx.Name, p.id)
 			if err != nil {
 				return err
 			}
 			if n, _ := res.RowsAffected(); n == 0 {
 				continue
 			}
-			if err := execSQL(ctx, tx, "INSERT OR REPLACE INTO "+idx.Name+"(rowid, agent, embedding) VALUES (?, ?, ?)",
-				p.id, p.partition, vecBlob(vecs[i])); err != nil {
+			if _, err := put.ExecContext(ctx, p.id, p.partition, vecBlob(vecs[i])); err != nil {
 				return fmt.Errorf("store vector: %w", err)
 			}
-			added = append(added, annChange{id: p.id, part: p.partition, vec: vecs[i]})
+			added = append(added, annChange{id: p.id, part: p.partition, hash: p.hash, vec: vecs[i]})
 		}
 		return nil
 	})
 	if err == nil && len(added) > 0 {
 		s.annChanged(idx.Name, added...)
 	}
-	return len(batch), err
+	return len(batch), last, err
 }
 
-// vectors embeds a batch, taking what the cache holds.
-func (s *Store) vectors(ctx context.Context, e embed.Embedder, id embed.Identity, batch []pendingChunk) ([][]float32, error) {
+// vectors embeds a batch, taking what the cache holds (one query for the
+// batch); fresh lists the ones the embedder made, for the cache.
+func (s *Store) vectors(ctx context.Context, e embed.Embedder, id embed.Identity, batch []pendingChunk) ([][]float32, []int, error) {
 	out := make([][]float32, len(batch))
+	args := []any{id.Kind, id.Model, id.Dims}
+	for _, p := range batch {
+		args = append(args, p.hash)
+	}
+	cached := map[string][]float32{}
+	err := eachRow(ctx, s.db, "SELECT hash, vec FROM memory_embed_cache WHERE kind = ? AND model = ? AND dims = ? AND hash IN ("+
+		marks(len(batch))+")", args, func(scan func(...any) error) error {
+		var h string
+		var b []byte
+		if err := scan(&h, &b); err != nil {
+			return err
+		}
+		if len(b) == 4*id.Dims {
+			cached[h] = blobVec(b)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
 	var missing []int
 	for i, p := range batch {
-		var b []byte
-		err := s.db.QueryRowContext(ctx, "SELECT vec FROM memory_embed_cache WHERE hash = ? AND kind = ? AND model = ? AND dims = ?",
-			p.hash, id.Kind, id.Model, id.Dims).Scan(&b)
-		switch {
-		case err == nil && len(b) == 4*id.Dims:
-			out[i] = blobVec(b)
-		case err == nil || errors.Is(err, sql.ErrNoRows):
+		if v, ok := cached[p.hash]; ok {
+			out[i] = v
+		} else {
 			missing = append(missing, i)
-		default:
-			return nil, err
 		}
 	}
 	if len(missing) == 0 {
-		return out, nil
+		return out, nil, nil
 	}
 	texts := make([]string, len(missing))
 	for j, i := range missing {
@@ -393,28 +451,44 @@ func (s *Store) vectors(ctx context.Context, e embed.Embedder, id embed.Identity
 	}
 	vecs, err := e.Embed(ctx, texts)
 	if err != nil {
-		return nil, fmt.Errorf("embed with %s/%s: %w", id.Kind, id.Model, err)
+		return nil, nil, fmt.Errorf("embed with %s/%s: %w", id.Kind, id.Model, err)
 	}
 	if len(vecs) != len(texts) {
-		return nil, fmt.Errorf("embedder %s/%s returned %d vectors for %d texts", id.Kind, id.Model, len(vecs), len(texts))
+		return nil, nil, fmt.Errorf("embedder %s/%s returned %d vectors for %d texts", id.Kind, id.Model, len(vecs), len(texts))
 	}
 	for j, i := range missing {
 		if len(vecs[j]) != id.Dims {
-			return nil, fmt.Errorf("embedder %s/%s returned %d dimensions, not %d", id.Kind, id.Model, len(vecs[j]), id.Dims)
+			return nil, nil, fmt.Errorf("embedder %s/%s returned %d dimensions, not %d", id.Kind, id.Model, len(vecs[j]), id.Dims)
 		}
 		out[i] = vecs[j]
-		if _, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO memory_embed_cache (hash, kind, model, dims, vec)
-			VALUES (?, ?, ?, ?, ?)`, batch[i].hash, id.Kind, id.Model, id.Dims, vecBlob(vecs[j])); err != nil {
-			return nil, fmt.Errorf("cache vector: %w", err)
+	}
+	return out, missing, nil
+}
+
+// cacheVectors stores the freshly made vectors in the embedding cache, in
+// the batch's transaction.
+func cacheVectors(ctx context.Context, tx *sql.Tx, id embed.Identity, batch []pendingChunk, vecs [][]float32, fresh []int) error {
+	if len(fresh) == 0 {
+		return nil
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO memory_embed_cache (hash, kind, model, dims, vec) VALUES (?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = stmt.Close() }()
+	for _, i := range fresh {
+		if _, err := stmt.ExecContext(ctx, batch[i].hash, id.Kind, id.Model, id.Dims, vecBlob(vecs[i])); err != nil {
+			return fmt.Errorf("cache vector: %w", err)
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // promote makes a completed build the ready index and drops the others,
 // in one transaction: search moves from the old table to the new at once.
-func (s *Store) promote(ctx context.Context, idx vecIndex) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+func (s *Store) promote(ctx context.Context, idx vecIndex) (bool, error) {
+	promoted := false
+	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var missing int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_chunks c WHERE NOT EXISTS
 			(SELECT 1 FROM memory_embedded m WHERE m.idx = ? AND m.chunk_id = c.id)`, idx.Name).Scan(&missing); err != nil {
@@ -435,8 +509,10 @@ func (s *Store) promote(ctx context.Context, idx vecIndex) error {
 			}
 		}
 		_, err = tx.ExecContext(ctx, "UPDATE memory_indexes SET state = 'ready' WHERE name = ?", idx.Name)
+		promoted = err == nil
 		return err
 	})
+	return promoted && err == nil, err
 }
 
 // catchUpMax is how many pending chunks a search embeds itself before it
@@ -445,21 +521,36 @@ func (s *Store) promote(ctx context.Context, idx vecIndex) error {
 const catchUpMax = 128
 
 // catchUp embeds a few pending chunks before a search, within a second or
-// two; anything it cannot do is left to the indexer.
+// two; anything it cannot do is left to the indexer. It looks only when
+// something may be pending: a write since the last full pass, or chunks
+// another process added (a higher id than that pass saw).
 func (s *Store) catchUp(ctx context.Context) {
 	if s.Embedder() == nil {
 		return
 	}
+	var maxID int64
+	if err := s.db.QueryRowContext(ctx, "SELECT COALESCE(MAX(id), 0) FROM memory_chunks").Scan(&maxID); err != nil {
+		return
+	}
+	if !s.pending.Load() && maxID <= s.seenID.Load() {
+		return
+	}
 	var pending int
 	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM memory_chunks c WHERE NOT EXISTS
-		(SELECT 1 FROM memory_embedded m JOIN memory_indexes i ON i.name = m.idx WHERE m.chunk_id = c.id) LIMIT ?)`,
+		(SELECT 1 FROM memory_embedded m WHERE m.chunk_id = c.id) LIMIT ?)`,
 		catchUpMax+1).Scan(&pending)
-	if err != nil || pending == 0 || pending > catchUpMax {
+	if err != nil || pending > catchUpMax {
+		return
+	}
+	if pending == 0 {
+		s.seenID.Store(maxID)
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	_ = s.indexPending(ctx)
+	if s.indexPending(ctx) == nil {
+		s.seenID.Store(maxID)
+	}
 }
 
 // IndexNow embeds everything pending in the calling goroutine (the CLI's

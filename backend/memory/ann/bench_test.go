@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"testing"
@@ -16,9 +17,9 @@ import (
 // Filtered searches keep one id in ten (an agent's partition).
 // The 100,000-vector sets take several minutes; -short leaves them out.
 func BenchmarkVectorIndex(b *testing.B) {
-	sizes := []int{10_000, 100_000}
-	if testing.Short() {
-		sizes = sizes[:1]
+	sizes := []int{10_000}
+	if os.Getenv("WARREN_BENCH_LARGE") == "1" && !testing.Short() {
+		sizes = append(sizes, 100_000)
 	}
 	const nq = 200
 	for _, n := range sizes {
