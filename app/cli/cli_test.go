@@ -52,7 +52,8 @@ func TestToolsInventory(t *testing.T) {
 	dir := t.TempDir()
 	inv := inventory(t, dir)
 	want := []string{"read_file", "write_file", "edit", "list_files", "search", "glob", "delete_file",
-		"get_file_info", "datetime", "current_time", "get_env", "session_status", "workspace_dir", "exec", "process", "credentialed_exec", "cron", "sessions_list", "sessions_history", "sessions_send", "message", "tool_search", "team_tasks", "team_message", "memory_search", "memory_get", "search_documents", "search_history", "search_system_knowledge", "skill_search", "use_skill", "publish_skill", "knowledge_graph_search", "web_fetch", "web_search", "url_fetch", "browser"}
+		"get_file_info", "datetime", "current_time", "get_env", "session_status", "workspace_dir", "exec", "process", "credentialed_exec", "cron", "sessions_list", "sessions_history", "sessions_send", "message", "tool_search", "team_tasks", "team_message", "memory_search", "memory_get", "search_documents", "search_history", "search_system_knowledge", "skill_search", "use_skill", "publish_skill", "knowledge_graph_search", "web_fetch", "web_search", "url_fetch", "browser",
+		"read_document", "read_image", "read_audio", "read_video", "create_image", "create_audio", "create_video", "tts", "openai_compat_call"}
 	for _, name := range want {
 		row, ok := inv[name]
 		if !ok {
