@@ -52,7 +52,7 @@ func TestApprovalDialogAndQueue(t *testing.T) {
 		done <- res
 	}()
 	var id string
-	for deadline := time.Now().Add(5 * time.Second); id == ""; {
+	for deadline := time.Now().Add(30 * time.Second); id == ""; {
 		if p := a.PendingApprovals(); len(p) == 1 {
 			id = p[0].ID
 		} else if time.Now().After(deadline) {
@@ -130,7 +130,7 @@ func TestApprovalDialogsSkipAnsweredRequests(t *testing.T) {
 		// The first request's dialog is open before the second is made
 		// (a request is pending a moment before its event is published, so
 		// waiting for pending alone would not fix the order).
-		for deadline := time.Now().Add(5 * time.Second); ; {
+		for deadline := time.Now().Add(30 * time.Second); ; {
 			mu.Lock()
 			opened := len(shown) > 0
 			mu.Unlock()

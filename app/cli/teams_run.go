@@ -65,7 +65,7 @@ func teamsRun(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("team loop: %w", err)
 	}
 	out := &turnPrinter{env: env}
-	var mu sync.Mutex // the first turn and the bus printer share out
+	var mu sync.Mutex // the first turn, the bus printer and these lines share out and stderr
 	var session string
 	stopWatch := watchTeam(w, key, func(ev events.Event) {
 		mu.Lock()
@@ -84,11 +84,13 @@ func teamsRun(ctx context.Context, env Env, args []string) error {
 	mu.Lock()
 	out.endTurn()
 	session = res.Session
+	if err == nil {
+		fmt.Fprintf(env.Stderr, "session %s\n", res.Session)
+	}
 	mu.Unlock()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "session %s\n", res.Session)
 	if *noWait {
 		return nil
 	}
@@ -101,8 +103,8 @@ func teamsRun(ctx context.Context, env Env, args []string) error {
 	}
 	mu.Lock()
 	out.endTurn()
-	mu.Unlock()
 	fmt.Fprintf(env.Stderr, "%d task(s) finished\n", len(result.Tasks))
+	mu.Unlock()
 	if result.Error != "" {
 		return fmt.Errorf("the request did not finish: %s", result.Error)
 	}
