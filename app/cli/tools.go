@@ -159,8 +159,9 @@ func runTool(ctx context.Context, env Env, args []string) error {
 func printResult(env Env, res tools.Result) {
 	if res.IsError {
 		// The first line repeats the error; what follows (a command's
-		// output, say) is the tool's output and goes to stdout.
-		if _, rest, ok := strings.Cut(res.ForLLM, "\n"); ok && strings.TrimSpace(rest) != "" {
+		// output, say) is the tool's output and goes to stdout, unless it
+		// is the rest of a message of several lines, which stderr shows.
+		if _, rest, ok := strings.Cut(res.ForLLM, "\n"); ok && strings.TrimSpace(rest) != "" && !strings.Contains(res.Error.Message, rest) {
 			fmt.Fprint(env.Stdout, rest)
 			if !strings.HasSuffix(rest, "\n") {
 				fmt.Fprintln(env.Stdout)

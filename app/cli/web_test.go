@@ -89,3 +89,20 @@ func TestWebCommand(t *testing.T) {
 		t.Fatalf("search without an instance: %+v", r)
 	}
 }
+
+// A web_search error of several lines is printed once, on stderr.
+func TestMultiLineErrorPrintedOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if r := warren(t, dir, "agents", "add", "surfer", "--network", "on"); r.code != 0 {
+		t.Fatalf("agents add: %+v", r)
+	}
+	// A SearXNG that is not trusted: refused for every provider in the chain.
+	if r := warren(t, dir, "settings", "set", "web.search_providers", "searxng"); r.code != 0 {
+		t.Fatalf("settings: %+v", r)
+	}
+	r := warren(t, dir, "web", "search", "burrows", "--agent", "surfer")
+	if r.code == 0 || !strings.Contains(r.stderr, "error [") || strings.TrimSpace(r.stdout) != "" {
+		t.Fatalf("a multi-line error: stdout %q stderr %q", r.stdout, r.stderr)
+	}
+}
