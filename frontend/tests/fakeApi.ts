@@ -4,7 +4,7 @@ import { vi } from 'vitest';
 import { chatFakes } from './chatFake';
 import { mediaFakes } from './mediaFake';
 import { firstRunFakes } from './firstRunFake';
-import { judgeDoctor } from './sandboxFake';
+import { sandboxFakes } from './sandboxFake';
 import type { WarrenApi } from '../src/lib/api';
 import type {
   Agent,
@@ -397,44 +397,7 @@ export function fakeApi(active = 'coding'): FakeApi & Fns {
     },
     request: publishRequest,
 
-    sandboxStatus: vi.fn(async () => structuredClone(state.sandbox)),
-    setSandboxSettings: vi.fn(async (mode: string, fallback: string, image: string) => {
-      state.sandbox = { ...state.sandbox, mode: mode as SandboxStatus['mode'], fallback: fallback as SandboxStatus['fallback'], image };
-    }),
-    pruneSandbox: vi.fn(async () => {
-      const n = state.sandbox.containers?.length ?? 0;
-      state.sandbox = { ...state.sandbox, containers: [] };
-      return n;
-    }),
-    sandboxDoctor: vi.fn(async (_agent: string) => structuredClone(state.doctor)),
-    // The sandbox's real test (MCP/Sandbox work), judged from `doctor` as Go's judgeSandbox does.
-    testSandbox: vi.fn(async () => {
-      state.lastTest = judgeDoctor(state.doctor);
-      return structuredClone(state.lastTest);
-    }),
-    lastSandboxTest: vi.fn(async () => structuredClone(state.lastTest)),
-
-    customTools: vi.fn(async () => structuredClone(state.custom)),
-    // Like Go: env merges into the stored values, "" removes a key, and
-    // env_keys is computed from what is stored (never trusted from the UI).
-    saveCustomTool: vi.fn(async (t: CustomTool) => {
-      const { env, env_keys: _ignored, ...rest } = t;
-      const key = `${t.agent}\u0000${t.name}`;
-      const stored = { ...(state.customEnv[key] ?? {}) };
-      for (const [k, v] of Object.entries(env ?? {})) {
-        if (v === '') delete stored[k];
-        else stored[k] = v;
-      }
-      state.customEnv[key] = stored;
-      state.custom = [
-        ...state.custom.filter((c) => !(c.name === t.name && c.agent === t.agent)),
-        { ...rest, env_keys: Object.keys(stored).sort() },
-      ];
-    }),
-    deleteCustomTool: vi.fn(async (name: string, agent: string) => {
-      state.custom = state.custom.filter((c) => !(c.name === name && c.agent === agent));
-    }),
-    customToolProblems: vi.fn(async () => [...state.customProblems]),
+    ...sandboxFakes(state),
 
     sendMessage: vi.fn(async (_agent: string, _session: string, _prompt: string, _opts?: SendOptions) => {
       const id = `run-${++runSeq}`;
