@@ -47,14 +47,20 @@ func (s *Store) fuse(ctx context.Context, q Query, kw, vec []candidate) ([]Hit, 
 	if len(order) == 0 {
 		return []Hit{}, nil
 	}
-	if err := s.loadHits(ctx, hits, order); err != nil {
+	// The catalog knows each chunk's user and content keys, so ranking and
+	// collapsing need no SQL; rows are read for the hits kept (and for chunks
+	// the catalog does not hold yet, or when it is not running).
+	found, missing, _ := s.kwIndex().metaOf(order)
+	if err := s.loadHits(ctx, hits, missing); err != nil {
 		return nil, err
 	}
 	needle := strings.ToLower(strings.Join(strings.Fields(q.Text), " "))
 	out := make([]Hit, 0, len(order))
 	for _, id := range order {
 		h := hits[id]
-		if h.Path == "" {
+		if m, ok := found[id]; ok {
+			h.User, h.hashKey, h.textKey = m.user, m.hash, m.textKey
+		} else if h.Path == "" {
 			continue // deleted since the channels ran
 		}
 		score := 0.0
@@ -74,8 +80,6 @@ func (s *Store) fuse(ctx context.Context, q Query, kw, vec []candidate) ([]Hit, 
 		}
 		// Ranked by the boosted score; shown capped at 1.
 		h.rankScore, h.Score = score, min(score, 1)
-		h.Exact = h.KeywordRank > 0 && strings.Contains(strings.ToLower(strings.Join(strings.Fields(h.text), " ")), needle)
-		h.Snippet = snippet(h.text, q.Text)
 		out = append(out, *h)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -85,20 +89,44 @@ func (s *Store) fuse(ctx context.Context, q Query, kw, vec []candidate) ([]Hit, 
 		return out[i].chunk < out[j].chunk
 	})
 	out = collapse(out)
-	kept := out[:0]
-	for _, h := range out {
-		if h.Score >= q.MinScore || h.Exact {
-			kept = append(kept, h)
+	kept := make([]Hit, 0, q.MaxResults)
+	for i := 0; i < len(out) && len(kept) < q.MaxResults; {
+		// Read the next few rows not read yet: as many as are still wanted,
+		// and a few for those min_score may drop.
+		batch := out[i:min(i+q.MaxResults-len(kept)+4, len(out))]
+		i += len(batch)
+		var ids []int64
+		for _, h := range batch {
+			if h.text == "" {
+				ids = append(ids, h.chunk)
+			}
 		}
-	}
-	if len(kept) > q.MaxResults {
-		kept = kept[:q.MaxResults]
+		if err := s.loadHits(ctx, hits, ids); err != nil {
+			return nil, err
+		}
+		for _, h := range batch {
+			if h.text == "" {
+				h = *hits[h.chunk]
+				if h.Path == "" {
+					continue // deleted since the channels ran
+				}
+			}
+			h.Exact = h.KeywordRank > 0 && strings.Contains(strings.ToLower(strings.Join(strings.Fields(h.text), " ")), needle)
+			h.Snippet = snippet(h.text, q.Text)
+			if (h.Score >= q.MinScore || h.Exact) && len(kept) < q.MaxResults {
+				kept = append(kept, h)
+			}
+		}
 	}
 	return kept, nil
 }
 
-// loadHits fills the hits' chunk and document fields.
+// loadHits fills the hits' chunk and document fields, keeping their ranks
+// and scores.
 func (s *Store) loadHits(ctx context.Context, hits map[int64]*Hit, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
 	args := make([]any, len(ids))
 	for i, id := range ids {
 		args[i] = id
@@ -112,6 +140,8 @@ func (s *Store) loadHits(ctx context.Context, hits map[int64]*Hit, ids []int64) 
 		}
 		cur := hits[id]
 		h.chunk, h.KeywordRank, h.VectorRank = id, cur.KeywordRank, cur.VectorRank
+		h.Score, h.rankScore = cur.Score, cur.rankScore
+		h.hashKey, h.textKey = contentKey(h.hash), textKey(h.text)
 		*cur = h
 		return nil
 	})
@@ -120,17 +150,17 @@ func (s *Store) loadHits(ctx context.Context, hits map[int64]*Hit, ids []int64) 
 // marks is n SQL parameter marks: "?,?,?".
 func marks(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
 
-// collapse keeps the best of near-duplicate chunks: the same text (say, a
-// user's copy of a global document), compared without case and spacing.
+// collapse keeps the best of near-duplicate chunks: the same content, or
+// the same text (say, a user's copy of a global document) compared without
+// case and spacing.
 func collapse(hits []Hit) []Hit {
-	seen := map[string]bool{}
+	seenHash, seenText := map[uint64]bool{}, map[uint64]bool{}
 	out := hits[:0]
 	for _, h := range hits {
-		key := strings.ToLower(strings.Join(strings.Fields(h.text), " "))
-		if seen[h.hash] || seen[key] {
+		if h.hashKey != 0 && seenHash[h.hashKey] || seenText[h.textKey] {
 			continue
 		}
-		seen[h.hash], seen[key] = true, true
+		seenHash[h.hashKey], seenText[h.textKey] = h.hashKey != 0, true
 		out = append(out, h)
 	}
 	return out

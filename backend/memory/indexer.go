@@ -85,9 +85,10 @@ func (s *Store) Run(ctx context.Context) error {
 		s.annWG.Wait() // the builds end with ctx
 		s.saveANNs(context.WithoutCancel(ctx), true)
 		s.annMu.Lock()
-		s.runCtx, s.anns = nil, map[string]*annIndex{}
+		s.runCtx, s.anns, s.kw = nil, map[string]*annIndex{}, nil
 		s.annMu.Unlock()
 	}()
+	s.startKW(ctx)
 	s.startANN(ctx)
 	retry := time.Second
 	for {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/warren-dev/warren/backend/memory/embed"
 	"github.com/warren-dev/warren/backend/memory/embed/builtin"
 )
 
@@ -23,6 +24,10 @@ type retrievalPair struct {
 // keyword channel is mostly noise; the floors sit a little lower).
 func TestRetrievalQuality(t *testing.T) {
 	t.Parallel()
+	keywordPaths(t, testRetrievalQuality)
+}
+
+func testRetrievalQuality(t *testing.T, open func(embed.Embedder) *Store) {
 	raw, err := os.ReadFile("testdata/retrieval.json")
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +39,7 @@ func TestRetrievalQuality(t *testing.T) {
 	if len(pairs) < 50 {
 		t.Fatalf("%d pairs; the set needs at least 50", len(pairs))
 	}
-	s := openStore(t, builtin.New())
+	s := open(builtin.New())
 	for i, p := range pairs {
 		put(t, s, "ada", "local", fmt.Sprintf("memory/n%02d.md", i), p.Doc)
 	}

@@ -85,6 +85,8 @@ type Hit struct {
 	rankScore   float64
 	hash        string
 	text        string
+	// hashKey and textKey identify duplicates (collapse).
+	hashKey, textKey uint64
 }
 
 // Result is a search's answer: the hits and which channels ran.
@@ -126,6 +128,7 @@ func (s *Store) Search(ctx context.Context, q Query) (Result, error) {
 		return Result{}, fmt.Errorf("%w: scope %q: use user, agent, global or leave it empty for all", ErrBadQuery, q.Scope)
 	}
 	s.catchUp(ctx)
+	s.syncKW(ctx)
 	if q.Channels != "" && q.Channels != "keyword" && q.Channels != "vector" {
 		return Result{}, fmt.Errorf("%w: channels %q: use keyword, vector or leave it empty for both", ErrBadQuery, q.Channels)
 	}
@@ -256,23 +259,18 @@ func (s *Store) keyword(ctx context.Context, q Query) ([]candidate, bool, error)
 		}
 		return nil
 	}
-	const bm25 = "bm25(memory_fts, 2.0, 1.0)"
-	rare, err := s.rareTerms(ctx, terms)
-	if err != nil {
-		return nil, false, err
-	}
-	switch {
-	case len(rare) > 0:
-		if err := add("memory_fts", strings.Join(rare, " "), bm25, false); err != nil {
-			return nil, false, err
-		}
-		if len(rare) > 1 {
-			if err := add("memory_fts", strings.Join(rare, " OR "), bm25, true); err != nil {
-				return nil, false, err
+	indexed := false
+	if x := s.kwIndex(); x != nil {
+		words := kwTerms(q.Text)
+		if found, ok := x.search(q, words); ok {
+			out, terms, indexed = found, words, true
+			for _, c := range out {
+				seen[c.id] = true
 			}
 		}
-	case len(terms) > 0:
-		if err := add("memory_fts", strings.Join(terms, " "), "-f.rowid", false); err != nil {
+	}
+	if !indexed {
+		if err := s.keywordFTS(ctx, terms, add); err != nil {
 			return nil, false, err
 		}
 	}
@@ -285,6 +283,29 @@ func (s *Store) keyword(ctx context.Context, q Query) ([]candidate, bool, error)
 		return nil, false, nil
 	}
 	return out, true, nil
+}
+
+// keywordFTS is the word pass on FTS5 (while the in-process index builds,
+// and in short-lived processes): every word (AND) first, then any word
+// (OR) to fill the pool.
+func (s *Store) keywordFTS(ctx context.Context, terms []string, add func(table, match, rank string, partial bool) error) error {
+	const bm25 = "bm25(memory_fts, 2.0, 1.0)"
+	rare, err := s.rareTerms(ctx, terms)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(rare) > 0:
+		if err := add("memory_fts", strings.Join(rare, " "), bm25, false); err != nil {
+			return err
+		}
+		if len(rare) > 1 {
+			return add("memory_fts", strings.Join(rare, " OR "), bm25, true)
+		}
+	case len(terms) > 0:
+		return add("memory_fts", strings.Join(terms, " "), "-f.rowid", false)
+	}
+	return nil
 }
 
 // rankedFirst is how many of a keyword query's best matches are joined
@@ -478,6 +499,17 @@ func (s *Store) visible(ctx context.Context, q Query, ids []int64) (map[int64]bo
 	if len(ids) == 0 {
 		return out, nil
 	}
+	found, missing, _ := s.kwIndex().metaOf(ids)
+	f := newScopeFilter(q)
+	for id, m := range found {
+		if f.admits(&m) {
+			out[id] = true
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	ids = missing
 	where, args := scopeSQL(q)
 	for _, id := range ids {
 		args = append(args, id)

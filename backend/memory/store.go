@@ -69,6 +69,9 @@ type Store struct {
 	// annDirPath is where index files go, once annDirKnown.
 	annDirPath  string
 	annDirKnown bool
+	// kw is the in-process keyword index and chunk catalog (kwindex.go),
+	// kept while the indexer runs.
+	kw *kwIndex
 
 	mu sync.Mutex
 	// embedders by identity: the current one, and earlier ones still
@@ -144,6 +147,9 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 		return fmt.Errorf("memory: begin: %w", err)
 	}
 	err = fn(tx)
+	if err == nil {
+		err = trimKWLog(ctx, tx, kwLogKeep)
+	}
 	s.annMu.Lock()
 	dropped := s.drops[tx]
 	delete(s.drops, tx)

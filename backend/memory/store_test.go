@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode"
 
 	"github.com/warren-dev/warren/backend/memory/embed"
@@ -72,6 +73,46 @@ func openStore(t *testing.T, e embed.Embedder) *Store {
 	}
 	t.Cleanup(func() { _ = db.Close() })
 	return New(db.SQL(), Options{Embedder: e})
+}
+
+// keywordPaths runs a search test twice: on FTS5 alone (a short-lived
+// process, the CLI) and with the in-process keyword index and catalog (the
+// window's indexer), which then follows every write through the chunk log.
+func keywordPaths(t *testing.T, fn func(t *testing.T, open func(embed.Embedder) *Store)) {
+	for _, name := range []string{"fts5", "in-process"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var opened []*Store
+			fn(t, func(e embed.Embedder) *Store {
+				s := openStore(t, e)
+				if name == "in-process" {
+					startKWIndex(t, s)
+					opened = append(opened, s)
+				}
+				return s
+			})
+			for _, s := range opened {
+				if x := s.kwIndex(); x == nil || !x.isReady() {
+					t.Fatal("the in-process keyword index was not ready: FTS5 answered instead")
+				}
+			}
+		})
+	}
+}
+
+// startKWIndex builds the in-process keyword index as the indexer does and
+// waits until it is ready.
+func startKWIndex(t *testing.T, s *Store) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { cancel(); s.annWG.Wait() })
+	s.startKW(ctx)
+	for x := s.kwIndex(); !x.isReady(); {
+		if ctx.Err() != nil {
+			t.Fatal("cancelled")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func put(t *testing.T, s *Store, agent, user, path, content string) Doc {
@@ -155,7 +196,11 @@ func TestDocuments(t *testing.T) {
 
 func TestKeywordSearchWithoutEmbedder(t *testing.T) {
 	t.Parallel()
-	s := openStore(t, nil)
+	keywordPaths(t, testKeywordSearchWithoutEmbedder)
+}
+
+func testKeywordSearchWithoutEmbedder(t *testing.T, open func(embed.Embedder) *Store) {
+	s := open(nil)
 	put(t, s, "ada", "local", "memory/cafe.md", "# Drinks\n\nThe user orders a café au lait every morning.")
 	put(t, s, "ada", "local", "memory/code.md", "Call parse_config.load() before start.")
 	r := search(t, s, Query{Text: "cafe"}) // diacritics removed
@@ -187,8 +232,12 @@ func index(t *testing.T, s *Store) {
 
 func TestHybridSearch(t *testing.T) {
 	t.Parallel()
+	keywordPaths(t, testHybridSearch)
+}
+
+func testHybridSearch(t *testing.T, open func(embed.Embedder) *Store) {
 	e := &hashEmbedder{dims: 64, model: "a"}
-	s := openStore(t, e)
+	s := open(e)
 	for i := range 30 {
 		put(t, s, "ada", "local", fmt.Sprintf("memory/filler-%02d.md", i), fmt.Sprintf("Note %d about gardening, tomatoes and the weather.", i))
 	}
@@ -254,7 +303,12 @@ func contains(ss []string, s string) bool {
 // the user's (boosted).
 func TestDuplicatesCollapse(t *testing.T) {
 	t.Parallel()
-	s := openStore(t, &hashEmbedder{dims: 32, model: "a"})
+	keywordPaths(t, func(t *testing.T, open func(embed.Embedder) *Store) {
+		testDuplicatesCollapse(t, open(&hashEmbedder{dims: 32, model: "a"}))
+	})
+}
+
+func testDuplicatesCollapse(t *testing.T, s *Store) {
 	text := "Backups run every night at two."
 	put(t, s, "", "", "memory/ops.md", text)
 	put(t, s, "ada", "local", "memory/ops.md", text)

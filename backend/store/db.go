@@ -43,7 +43,7 @@ func Open(ctx context.Context, dataDir string) (*DB, error) {
 	}
 	path := filepath.Join(dataDir, FileName)
 	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)"} {
+	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)", "mmap_size(268435456)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")
