@@ -231,11 +231,13 @@ func (x *kwIndex) compact() {
 	remap := make([]uint32, len(x.meta))
 	meta := make([]chunkMeta, 0, x.live)
 	lens := make([]uint32, 0, x.live)
+	x.strs = map[string]string{} // forget deleted documents' paths and times
 	for i, m := range x.meta {
 		if m.dead {
 			remap[i] = math.MaxUint32
 			continue
 		}
+		m.agent, m.user, m.path, m.updated = x.intern(m.agent), x.intern(m.user), x.intern(m.path), x.intern(m.updated)
 		remap[i] = uint32(len(meta)) //nolint:gosec // below the old slot count
 		x.slots[m.id] = remap[i]
 		meta = append(meta, m)
