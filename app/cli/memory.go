@@ -289,6 +289,10 @@ func printIndexStatus(env Env, st memory.IndexStatus) {
 		}
 		fmt.Fprintln(env.Stdout)
 	}
+	if st.Index != "" {
+		fmt.Fprintf(env.Stdout, "vector search:  %s\n", st.Index)
+	}
+	fmt.Fprintf(env.Stdout, "keyword search: %s\n", st.Keywords)
 	if st.LastError != "" {
 		fmt.Fprintf(env.Stdout, "last error: %s\n", st.LastError)
 	}

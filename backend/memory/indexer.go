@@ -29,7 +29,10 @@ type IndexStatus struct {
 	// Ready names what the ready vector table holds.
 	Ready *embed.Identity `json:"ready,omitempty"`
 	// Index says how the vectors are searched: exact, or approximate.
-	Index     string `json:"index,omitempty"`
+	Index string `json:"index,omitempty"`
+	// Keywords says how words are searched: by FTS5, or by the keyword
+	// index a running Warren keeps in memory.
+	Keywords  string `json:"keywords"`
 	LastError string `json:"last_error,omitempty"`
 }
 
@@ -47,6 +50,7 @@ func (s *Store) Status(ctx context.Context) (IndexStatus, error) {
 	if err != nil {
 		return st, err
 	}
+	st.Keywords = s.kwStatus()
 	cur := s.Embedder()
 	var curID embed.Identity
 	if cur != nil {

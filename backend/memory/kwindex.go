@@ -431,3 +431,17 @@ func (s *Store) startKW(ctx context.Context) {
 		}
 	})
 }
+
+// kwStatus describes the keyword channel for the status line.
+func (s *Store) kwStatus() string {
+	x := s.kwIndex()
+	if x == nil {
+		return "FTS5"
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if !x.ready {
+		return "FTS5 (the in-memory keyword index is building)"
+	}
+	return fmt.Sprintf("in memory (BM25 over %d chunks)", x.live)
+}

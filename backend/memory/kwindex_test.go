@@ -145,6 +145,12 @@ func TestKeywordIndexFollowsOtherProcesses(t *testing.T) {
 	if got := found("keeper"); len(got) != 2 {
 		t.Fatalf("keeper: %v", got)
 	}
+	if st, err := window.Status(context.Background()); err != nil || st.Keywords != "in memory (BM25 over 2 chunks)" {
+		t.Fatalf("window status %q (%v)", st.Keywords, err)
+	}
+	if st, err := cli.Status(context.Background()); err != nil || st.Keywords != "FTS5" {
+		t.Fatalf("CLI status %q (%v)", st.Keywords, err)
+	}
 }
 
 // TestKeywordIndexRebuildsWhenTheLogWasTrimmed: a reader whose place in
