@@ -103,6 +103,48 @@ func TestFormLinkButtonTabs(t *testing.T) {
 	s.untouched(t)
 }
 
+// TestFramesInSnapshot: an iframe's content is in the snapshot under a line
+// naming the frame, and its elements can be typed into and clicked.
+func TestFramesInSnapshot(t *testing.T) {
+	s := newSites(t)
+	r := newRig(t, s.checker, approvals.Deny, 0)
+	snap := r.ok(t, map[string]any{"action": "open", "url": s.site.URL + "/framed"})
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(snap, `textbox "Name"`) && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+		snap = r.ok(t, map[string]any{"action": "snapshot"})
+	}
+	if !strings.Contains(snap, `heading "Outer page"`) || !strings.Contains(snap, `frame "inner" `+s.site.URL+`/form:`) {
+		t.Fatalf("frame missing: %s", snap)
+	}
+	r.ok(t, map[string]any{"action": "type", "ref": ref(t, snap, "textbox", "Name"), "text": "Framed Ada"})
+	snap = r.ok(t, map[string]any{"action": "click", "ref": ref(t, snap, "button", "Send")})
+	deadline = time.Now().Add(10 * time.Second)
+	for !strings.Contains(snap, `heading "Hello, Framed Ada"`) && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+		snap = r.ok(t, map[string]any{"action": "snapshot"})
+	}
+	if !strings.Contains(snap, `heading "Hello, Framed Ada"`) || !strings.Contains(snap, `heading "Outer page"`) {
+		t.Fatalf("the form in the frame was not sent: %s", snap)
+	}
+	// A frame from another site (localhost is not 127.0.0.1's site) runs in
+	// its own process: the snapshot names it and its URL instead.
+	_, port, _ := strings.Cut(hostOf(s.site.URL), ":")
+	cross := "localhost:" + port
+	s.checker[cross] = true
+	snap = r.ok(t, map[string]any{"action": "open", "url": s.site.URL + "/framed?src=http://" + cross + "/form"})
+	want := `frame "inner" http://` + cross + `/form: (a frame from another site`
+	deadline = time.Now().Add(10 * time.Second)
+	for !strings.Contains(snap, want) && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+		snap = r.ok(t, map[string]any{"action": "snapshot"})
+	}
+	if !strings.Contains(snap, want) {
+		t.Fatalf("cross-site frame: %s", snap)
+	}
+	s.untouched(t)
+}
+
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n

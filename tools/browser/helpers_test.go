@@ -186,6 +186,15 @@ func sitePages(s *sites) http.Handler {
 <a href="/closer" target="_blank">Closer in a new tab</a>`)
 	page("/closer", `<!doctype html><title>Closer</title><button onclick="window.close()">Close me</button>`)
 	page("/second", `<!doctype html><title>Second</title><h1>Second page</h1>`)
+	mux.HandleFunc("/framed", func(w http.ResponseWriter, r *http.Request) {
+		src := r.URL.Query().Get("src")
+		if src == "" {
+			src = "/form"
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>Framed</title><h1>Outer page</h1>
+<iframe name="inner" src="%s" width="400" height="200"></iframe>`, html.EscapeString(src))
+	})
 	page("/late", `<!doctype html><title>Late</title><script>setTimeout(()=>{document.body.insertAdjacentHTML('beforeend','<p class="late">Arrived late</p>')},300)</script>`)
 	mux.HandleFunc("/leaky", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

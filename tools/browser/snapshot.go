@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/warren-dev/warren/tools"
@@ -56,6 +59,7 @@ func snapshotText(ctx context.Context, maxChars int) (string, error) {
 	}
 	w := &snapWriter{byID: byID, max: maxChars}
 	w.walk(res.Nodes[0], 0)
+	w.frames(ctx)
 	out := strings.TrimRight(w.b.String(), "\n")
 	if w.cut {
 		out += fmt.Sprintf("\n… (snapshot cut at %d characters; scroll, or raise max_chars)", maxChars)
@@ -68,6 +72,117 @@ type snapWriter struct {
 	b    strings.Builder
 	max  int
 	cut  bool
+	// iframes are the frame elements met on the walk: a frame in another
+	// process is listed by them.
+	iframes []cdp.BackendNodeID
+}
+
+// maxFrames bounds how many child frames a snapshot reads (ad-heavy pages
+// hold dozens).
+const maxFrames = 12
+
+// frames appends the trees of the page's child frames (iframes), each under
+// a line naming it. A frame from another site runs in a process of its own
+// (site isolation stays on): its tree cannot be read from the page, so the
+// line says so and gives its URL to open instead.
+func (w *snapWriter) frames(ctx context.Context) {
+	tree, err := chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) (page.GetFrameTreeResult, error) {
+		return cdp.Call(ctx, t, page.GetFrameTree, cdp.Empty{})
+	})
+	if err != nil || tree.FrameTree == nil {
+		return
+	}
+	var list []*page.FrameTree
+	var collect func(ft *page.FrameTree, depth int)
+	collect = func(ft *page.FrameTree, depth int) {
+		for _, c := range ft.ChildFrames {
+			if c.Frame != nil && depth < 4 {
+				list = append(list, c)
+				collect(c, depth+1)
+			}
+		}
+	}
+	collect(tree.FrameTree, 0)
+	defer w.otherSites(ctx, list)
+	for i, ft := range list {
+		if w.cut {
+			return
+		}
+		if i == maxFrames {
+			w.write(fmt.Sprintf("(%d more frames not read)\n", len(list)-maxFrames))
+			return
+		}
+		f := ft.Frame
+		label := "frame"
+		if f.Name != "" {
+			label += " " + strconv.Quote(clip(f.Name, maxNameChars))
+		}
+		res, err := chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) (accessibility.GetFullAXTreeResult, error) {
+			return cdp.Call(ctx, t, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: f.ID})
+		})
+		if err != nil || len(res.Nodes) == 0 {
+			w.write(fmt.Sprintf("%s %s: (its content cannot be read)\n", label, clip(f.URL, maxNameChars)))
+			continue
+		}
+		if !w.write(fmt.Sprintf("%s %s:\n", label, clip(f.URL, maxNameChars))) {
+			return
+		}
+		fw := &snapWriter{byID: make(map[accessibility.NodeID]*accessibility.Node, len(res.Nodes)), max: w.max - w.b.Len()}
+		for _, n := range res.Nodes {
+			fw.byID[n.NodeID] = n
+		}
+		fw.walk(res.Nodes[0], 1)
+		w.b.WriteString(fw.b.String())
+		w.cut = fw.cut
+	}
+}
+
+// otherSites lists the frame elements whose frame is not among the page's
+// own (inframe): frames from other sites, which run in processes of their
+// own while site isolation stays on, so their trees cannot be read from
+// the page. The model gets their URL to open instead.
+func (w *snapWriter) otherSites(ctx context.Context, inframe []*page.FrameTree) {
+	own := map[cdp.FrameID]bool{}
+	for _, ft := range inframe {
+		own[ft.Frame.ID] = true
+	}
+	for i, id := range w.iframes {
+		if w.cut || i == maxFrames {
+			return
+		}
+		n, err := chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) (dom.DescribeNodeResult, error) {
+			return cdp.Call(ctx, t, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: id})
+		})
+		if err != nil || n.Node == nil || own[n.Node.FrameID] {
+			continue
+		}
+		label, src := "frame", ""
+		for j := 0; j+1 < len(n.Node.Attributes); j += 2 {
+			switch n.Node.Attributes[j] {
+			case "name":
+				label += " " + strconv.Quote(clip(n.Node.Attributes[j+1], maxNameChars))
+			case "src":
+				src = n.Node.Attributes[j+1]
+			}
+		}
+		if u, err := url.Parse(n.Node.BaseURL); err == nil && src != "" {
+			if ref, err := u.Parse(src); err == nil {
+				src = ref.String()
+			}
+		}
+		w.write(fmt.Sprintf("%s %s: (a frame from another site: its content cannot be read from this page; open its URL to read it)\n",
+			label, clip(src, maxNameChars)))
+	}
+}
+
+// write adds a line unless it would pass the cap (then the snapshot is cut).
+func (w *snapWriter) write(line string) bool {
+	if w.b.Len()+len(line) > w.max {
+		w.cut = true
+		return false
+	}
+	w.b.WriteString(line)
+	return true
 }
 
 func (w *snapWriter) walk(n *accessibility.Node, depth int) {
@@ -75,6 +190,9 @@ func (w *snapWriter) walk(n *accessibility.Node, depth int) {
 		return
 	}
 	role, name := axString(n.Role), axString(n.Name)
+	if role == "Iframe" && n.BackendDOMNodeID != 0 {
+		w.iframes = append(w.iframes, n.BackendDOMNodeID)
+	}
 	printed := false
 	if !n.Ignored && !skipRoles[role] && role != "RootWebArea" && (name != "" || refRoles[role]) {
 		if role == "StaticText" {
