@@ -19,13 +19,18 @@ type Manager struct {
 	// closing holds, per agent, a channel that closes once its old browser
 	// is gone: a new one must not start on a profile still in use.
 	closing map[string]chan struct{}
-	closed  bool
+	// launching holds, per agent, a channel that closes once the browser
+	// being started for it is in sessions (or failed): Chromium starts
+	// outside mu, so other agents' calls go on meanwhile.
+	launching map[string]chan struct{}
+	closed    bool
 }
 
 // NewManager makes a manager; no browser starts until a call needs one.
 func NewManager(d Deps) *Manager {
 	life, stop := context.WithCancel(context.Background())
-	return &Manager{d: d, life: life, stop: stop, sessions: map[string]*session{}, closing: map[string]chan struct{}{}}
+	return &Manager{d: d, life: life, stop: stop, sessions: map[string]*session{}, closing: map[string]chan struct{}{},
+		launching: map[string]chan struct{}{}}
 }
 
 // errClosed refuses calls after Close (Warren is shutting down).
@@ -45,16 +50,17 @@ func (m *Manager) acquire(agent string) (*session, error) {
 			<-gone
 			continue
 		}
+		if started, ok := m.launching[agent]; ok {
+			m.mu.Unlock()
+			<-started // one browser per agent: wait for the one starting
+			continue
+		}
 		s, ok := m.sessions[agent]
 		if !ok {
 			var err error
-			// Launching under m.mu keeps it to one browser per agent; a
-			// launch is rare and bounded by launchTimeout.
-			if s, err = launch(m.life, m.d, agent); err != nil {
-				m.mu.Unlock()
+			if s, err = m.launch(agent); err != nil {
 				return nil, err
 			}
-			m.sessions[agent] = s
 		}
 		s.busy++
 		if s.timer != nil {
@@ -71,6 +77,34 @@ func (m *Manager) acquire(agent string) (*session, error) {
 		s.busy--
 		m.mu.Unlock()
 	}
+}
+
+// launch starts the agent's browser outside m.mu (held on entry, held again
+// on a nil error return, released on an error) and puts it in sessions. A
+// launch is bounded by launchTimeout; calls for the same agent wait on
+// m.launching, Close waits for it and shuts the new browser down.
+func (m *Manager) launch(agent string) (*session, error) {
+	started := make(chan struct{})
+	m.launching[agent] = started
+	m.mu.Unlock()
+	s, err := launch(m.life, m.d, agent)
+	m.mu.Lock()
+	delete(m.launching, agent)
+	if err == nil && m.closed {
+		m.mu.Unlock()
+		s.closed.Store(true)
+		s.shutdown()
+		close(started)
+		return nil, errClosed
+	}
+	if err != nil {
+		m.mu.Unlock()
+		close(started)
+		return nil, err
+	}
+	m.sessions[agent] = s
+	close(started)
+	return s, nil
 }
 
 // release unlocks the session and arms its idle timer.
@@ -138,12 +172,16 @@ func (m *Manager) Close() {
 		}
 	}
 	m.sessions = map[string]*session{}
-	closing := make([]chan struct{}, 0, len(m.closing))
+	closing := make([]chan struct{}, 0, len(m.closing)+len(m.launching))
 	for _, gone := range m.closing {
 		closing = append(closing, gone)
 	}
+	for _, started := range m.launching {
+		closing = append(closing, started)
+	}
 	m.mu.Unlock()
-	// Browsers the idle timer or a close action is shutting down.
+	// Browsers the idle timer or a close action is shutting down, and
+	// those starting (their launch sees closed and shuts them down).
 	for _, gone := range closing {
 		<-gone
 	}
