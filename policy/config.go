@@ -173,9 +173,14 @@ func (c Config) Warnings(tools []ToolRef) []string {
 			group, isGroup := strings.CutPrefix(e, groupPrefix)
 			switch {
 			case isGroup && !known[group] && !strings.HasPrefix(group, mcpGroupPrefix):
-				out = append(out, fmt.Sprintf("%s[%d]: unknown group %q", l.path, i, group))
+				var like []string
+				for _, g := range Suggest(group, slices.Sorted(maps.Keys(known))) {
+					like = append(like, groupPrefix+g)
+				}
+				out = append(out, fmt.Sprintf("%s[%d]: unknown group %q%s", l.path, i, group, didYouMean(like)))
 			case !isGroup && !registered[e]:
-				out = append(out, fmt.Sprintf("%s[%d]: %q matches no registered tool", l.path, i, e))
+				out = append(out, fmt.Sprintf("%s[%d]: %q matches no registered tool%s", l.path, i, e,
+					didYouMean(Suggest(e, slices.Sorted(maps.Keys(registered))))))
 			}
 		}
 	}

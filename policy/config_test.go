@@ -155,7 +155,7 @@ func TestWarnings(t *testing.T) {
 	}
 	got := cfg.Warnings(testTools())
 	want := []string{
-		`allow[2]: "exce" matches no registered tool`,
+		`allow[2]: "exce" matches no registered tool (did you mean exec?)`,
 		`allow[5]: unknown group "nope"`,
 		`agents["a"].deny[0]: "ghost" matches no registered tool`,
 	}

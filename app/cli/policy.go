@@ -94,6 +94,11 @@ func runAlsoAllow(ctx context.Context, env Env, args []string) error {
 	if err := w.SetAlsoAllow(ctx, pos[0], !*remove); err != nil {
 		return usagef("%v", err)
 	}
+	if !*remove {
+		for _, warning := range w.EntryWarnings(pos[0:1]) {
+			fmt.Fprintf(env.Stderr, "warning: %s\n", strings.TrimPrefix(warning, "also_allow[0]: "))
+		}
+	}
 	fmt.Fprintf(env.Stdout, "also-allow: %s\n", strings.Join(w.PolicyConfig().AlsoAllow, ", "))
 	return nil
 }

@@ -304,6 +304,13 @@ func (w *Warren) SetAlsoAllow(ctx context.Context, entry string, on bool) error 
 	return w.SetPolicy(ctx, cfg)
 }
 
+// EntryWarnings says which entries of a list (tool names, group:NAME) name
+// nothing Warren knows, with the likely names: advice, as for an agent's
+// lists (an MCP server's tools are known only while it runs).
+func (w *Warren) EntryWarnings(entries []string) []string {
+	return policy.Config{AlsoAllow: entries}.Warnings(toolRefs(w.registry.List()))
+}
+
 // engineFor returns the engine for an agent: the stored policy with the
 // agent's own allow/deny lists (set in the Agents editor or `warren agents`)
 // merged into its per-agent entry. The caller holds w.policy.mu.
