@@ -120,6 +120,7 @@ func mcpAdd(ctx context.Context, env Env, args []string) error {
 	connectTimeout := fs.Duration("connect-timeout", mcp.DefaultConnectTimeout, "how long to wait for the server to start")
 	callTimeout := fs.Duration("call-timeout", mcp.DefaultCallTimeout, "how long one tool call may take")
 	replace := fs.Bool("replace", false, "overwrite a server with the same name")
+	offer := fs.Bool("offer", true, "offer the server's tools to agents (the window's add form does too); --offer=false keeps them off until warren policy also-allow group:mcp:NAME")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -166,7 +167,7 @@ func mcpAdd(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer closeQuietly(w)
-	save := w.AddMCPServer
+	save := func(ctx context.Context, s mcp.Server) error { return w.AddMCPServerOffered(ctx, s, *offer) }
 	if *replace {
 		save = func(ctx context.Context, s mcp.Server) error { return w.SaveMCPServer(ctx, s, mcp.ReplaceSecrets) }
 	}
@@ -179,8 +180,15 @@ func mcpAdd(ctx context.Context, env Env, args []string) error {
 		}
 		return err
 	}
+	if *replace && *offer {
+		if err := w.SetMCPOffered(ctx, srv.Name, true); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(env.Stdout, "added MCP server %s (%s); check it with: warren mcp test %s\n", srv.Name, srv.Transport, srv.Name)
-	if hint := w.MCPPolicyHint(ctx, srv.Name); hint != "" {
+	if *offer {
+		fmt.Fprintf(env.Stdout, "its tools are offered to agents (group:mcp:%s); withdraw them with: warren policy also-allow --remove group:mcp:%s\n", srv.Name, srv.Name)
+	} else if hint := w.MCPPolicyHint(ctx, srv.Name); hint != "" {
 		fmt.Fprintln(env.Stdout, hint)
 	}
 	return nil

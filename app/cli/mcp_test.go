@@ -44,7 +44,7 @@ func TestMCPCommands(t *testing.T) {
 	bin := everything(t)
 
 	want(t, warren(t, dir, "mcp", "list"), 0, "no MCP servers")
-	want(t, warren(t, dir, "mcp", "add", "ev", "--env", "GREETING=hi", "--", bin, "stdio"), 0, "added MCP server ev", "also-allow group:mcp:ev")
+	want(t, warren(t, dir, "mcp", "add", "ev", "--offer=false", "--env", "GREETING=hi", "--", bin, "stdio"), 0, "added MCP server ev", "also-allow group:mcp:ev")
 	want(t, warren(t, dir, "mcp", "add", "ev", "--", bin, "stdio"), 2, "already exists")
 	want(t, warren(t, dir, "mcp", "add", "EV", "--", bin, "stdio"), 2, `MCP server name "EV": name taken by server "ev"`)
 	want(t, warren(t, dir, "mcp", "add", "EV", "--replace", "--", bin, "stdio"), 2, `name taken by server "ev"`)
@@ -140,7 +140,9 @@ func TestMCPBadInput(t *testing.T) {
 func TestMCPListShowsAgentConnections(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	want(t, warren(t, dir, "mcp", "add", "ev", "--", everything(t), "stdio"), 0, "added MCP server ev")
+	want(t, warren(t, dir, "mcp", "add", "ev", "--", everything(t), "stdio"), 0, "added MCP server ev",
+		"its tools are offered to agents (group:mcp:ev)")
+	want(t, warren(t, dir, "policy", "also-allow"), 0, "also-allow: group:mcp:ev")
 	want(t, warren(t, dir, "mcp", "grant", "ev", "--agent", "default", "--env", "MINE=1"), 0, "its own connection")
 
 	// The window: it runs the servers; agent default calls a tool.

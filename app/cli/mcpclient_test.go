@@ -9,7 +9,7 @@ import (
 func TestMCPClientFeaturesCLI(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	want(t, warren(t, dir, "mcp", "add", "ev", "--", everything(t), "stdio"), 0, "added MCP server ev")
+	want(t, warren(t, dir, "mcp", "add", "ev", "--offer=false", "--", everything(t), "stdio"), 0, "added MCP server ev")
 	// Not yet allowed for the default agent: the catalog says why.
 	want(t, warren(t, dir, "mcp", "resources", "ev"), 1, "group:mcp:ev")
 	want(t, warren(t, dir, "policy", "also-allow", "group:mcp:ev"), 0, "group:mcp:ev")
