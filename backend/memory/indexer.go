@@ -86,10 +86,13 @@ func (s *Store) Run(ctx context.Context) error {
 	s.runCtx = ctx
 	s.annMu.Unlock()
 	defer func() {
+		s.annMu.Lock()
+		s.runCtx = nil // no build starts from now on (they start under annMu)
+		s.annMu.Unlock()
 		s.annWG.Wait() // the builds end with ctx
 		s.saveANNs(context.WithoutCancel(ctx), true)
 		s.annMu.Lock()
-		s.runCtx, s.anns, s.kw = nil, map[string]*annIndex{}, nil
+		s.anns, s.kw = map[string]*annIndex{}, nil
 		s.annMu.Unlock()
 	}()
 	s.startKW(ctx)

@@ -383,17 +383,18 @@ func (s *Store) rebuildKW() {
 	was := x.ready
 	x.ready = false
 	x.mu.Unlock()
-	s.annMu.Lock()
-	ctx := s.runCtx
-	s.annMu.Unlock()
-	if !was || ctx == nil {
-		return
+	if !was {
+		return // a build is running
 	}
-	s.annWG.Go(func() {
-		if err := s.buildKW(ctx); err != nil && ctx.Err() == nil {
-			s.log.Warn("memory: building the keyword index; FTS5 answers", "err", err)
-		}
-	})
+	s.annMu.Lock()
+	defer s.annMu.Unlock()
+	if ctx := s.runCtx; ctx != nil { // else the indexer is stopping
+		s.annWG.Go(func() {
+			if err := s.buildKW(ctx); err != nil && ctx.Err() == nil {
+				s.log.Warn("memory: building the keyword index; FTS5 answers", "err", err)
+			}
+		})
+	}
 }
 
 // trimKWLog keeps the newest keep rows of memory_chunk_log, deleting when
