@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import SandboxPanel from '../src/components/SandboxPanel.svelte';
+import SandboxPanel from '../src/components/sandbox/SandboxPanel.svelte';
 import { customToolFromWire, customToolToWire, wailsApi } from '../src/lib/api';
 import {
   FAILED_HEADLINE,

@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import App from '../src/App.svelte';
-import TeamsPanel from '../src/components/TeamsPanel.svelte';
+import TeamsPanel from '../src/components/teams/TeamsPanel.svelte';
 import { COLUMNS, actionsFor, byColumn, describeEvent, draftProblems, parseIds, userInbox } from '../src/lib/teams';
 import { fakeApi } from './fakeApi';
 import { makeTask, makeTeam, TEAM_DEFAULTS } from './teamsFake';
