@@ -313,7 +313,7 @@ describe('TeamsPanel', () => {
 
 describe('teamEventFromWire', () => {
   it('unwraps the bus event the window receives and keeps a bare one', async () => {
-    const { teamEventFromWire } = await import('../src/lib/api');
+    const { teamEventFromWire } = await import('../src/lib/teamsApi');
     const ev = { id: 3, team: 'crew', task: 'T-1', type: 'claimed', actor_kind: 'agent', actor: 'w', data: {}, time: '' };
     expect(teamEventFromWire({ topic: 'team.event', time: '', payload: ev })).toEqual(ev);
     expect(teamEventFromWire(ev)).toEqual(ev);
