@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/sve
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import App from '../src/App.svelte';
-import ChatPanel from '../src/components/ChatPanel.svelte';
+import ChatPanel from '../src/components/chat/ChatPanel.svelte';
 import { applyEvent, emptyTranscript, errorCodeOf, isSetupError, itemsFromHistory, prettyArgs, Sequencer } from '../src/lib/chat';
 import type { AgentEvent, ChatMessage } from '../src/lib/types';
 import { fakeApi } from './fakeApi';

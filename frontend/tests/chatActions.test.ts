@@ -4,7 +4,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import ChatPanel from '../src/components/ChatPanel.svelte';
+import ChatPanel from '../src/components/chat/ChatPanel.svelte';
 import { attachmentNote, formatBytes } from '../src/lib/attachments';
 import { applyEvent, emptyTranscript, markParts } from '../src/lib/chat';
 import type { ChatMessage, ChatSession } from '../src/lib/types';

@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import SettingsPanel from '../src/components/SettingsPanel.svelte';
+import SettingsPanel from '../src/components/settings/SettingsPanel.svelte';
 import { contextDrafts, fileMarker, scopeNote } from '../src/lib/contextFiles';
 import type { ContextFileView } from '../src/lib/types';
 import { fakeApi, makeAgent } from './fakeApi';

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import CustomToolsPanel from '../src/components/CustomToolsPanel.svelte';
+import CustomToolsPanel from '../src/components/tools/CustomToolsPanel.svelte';
 import { fromDraft, placeholders, toDraft, validateDraft, type Draft } from '../src/lib/customTools';
 import { fakeApi, sampleCustomTool } from './fakeApi';
 

@@ -1,14 +1,14 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import FirstRun from '../src/components/FirstRun.svelte';
+import FirstRun from '../src/components/firstrun/FirstRun.svelte';
 import { cloudLabel, isLoopback, preferredModel, providerFor, sandboxVerdict, serverName, stepLabel, withoutSandbox } from '../src/lib/firstRun';
 import type { ModelServer, SandboxCheck } from '../src/lib/types';
 import { fakeApi } from './fakeApi';
 
 // The MCP step is another component with its own tests; the wizard only
 // relies on its {api, ondone} contract.
-vi.mock('../src/components/McpImportStep.svelte', async () => await import('./McpImportStepStub.svelte'));
+vi.mock('../src/components/mcp/import/McpImportStep.svelte', async () => await import('./McpImportStepStub.svelte'));
 
 const ollama: ModelServer = {
   kind: 'ollama',

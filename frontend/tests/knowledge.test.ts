@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import KnowledgeGraph from '../src/components/KnowledgeGraph.svelte';
+import KnowledgeGraph from '../src/components/memory/KnowledgeGraph.svelte';
 import { humanError } from '../src/lib/errors';
 import { NODE_RADIUS, entityProblem, hops, layoutGraph, reviewBadge, validity } from '../src/lib/knowledge';
 import type { KgEntity, KgGraph, KgRelation } from '../src/lib/knowledgeTypes';

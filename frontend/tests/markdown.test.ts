@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
-import MessageMarkdown from '../src/components/MessageMarkdown.svelte';
+import MessageMarkdown from '../src/components/ui/MessageMarkdown.svelte';
 import { renderMarkdown, safeUrl } from '../src/lib/markdown';
 
 /** The rendered HTML as a detached DOM, to query like the page would. */

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/sve
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import App from '../src/App.svelte';
-import McpPanel from '../src/components/McpPanel.svelte';
+import McpPanel from '../src/components/mcp/McpPanel.svelte';
 import { fakeApi, freezeClock } from './fakeApi';
 
 // The MCP tab rendered against the fake API; its logic is in mcpModel.test.ts.

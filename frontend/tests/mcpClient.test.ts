@@ -1,10 +1,10 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import ChatPanel from '../src/components/ChatPanel.svelte';
-import McpElicitation from '../src/components/McpElicitation.svelte';
-import McpPanel from '../src/components/McpPanel.svelte';
-import ToolCallCard from '../src/components/ToolCallCard.svelte';
+import ChatPanel from '../src/components/chat/ChatPanel.svelte';
+import McpElicitation from '../src/components/mcp/client/McpElicitation.svelte';
+import McpPanel from '../src/components/mcp/McpPanel.svelte';
+import ToolCallCard from '../src/components/chat/ToolCallCard.svelte';
 import { applyEvent, emptyTranscript, progressPercent, type ToolCallView } from '../src/lib/chat';
 import { formContent, matchPrompts, missingArguments, slashQuery, type ElicitField } from '../src/lib/mcpClient';
 import type { AgentEvent } from '../src/lib/types';

@@ -4,7 +4,7 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import McpPanel from '../src/components/McpPanel.svelte';
+import McpPanel from '../src/components/mcp/McpPanel.svelte';
 import { toDraft } from '../src/lib/mcp';
 import { checkGrant, grantDraft, grantFromDraft, grantWithEnabled, hasOverrides, overridesDraft, overridesSummary, type GrantDraft } from '../src/lib/mcpGrants';
 import type { McpGrant } from '../src/lib/types';

@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import McpImportStep from '../src/components/McpImportStep.svelte';
+import McpImportStep from '../src/components/mcp/import/McpImportStep.svelte';
 import type { McpImportPreview, McpPreviewServer } from '../src/lib/types';
 import { fakeApi } from './fakeApi';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
-import ChatPanel from '../src/components/ChatPanel.svelte';
-import MediaProviders from '../src/components/MediaProviders.svelte';
-import ToolCallCard from '../src/components/ToolCallCard.svelte';
+import ChatPanel from '../src/components/chat/ChatPanel.svelte';
+import MediaProviders from '../src/components/settings/MediaProviders.svelte';
+import ToolCallCard from '../src/components/chat/ToolCallCard.svelte';
 import { isMediaDataURL, mediaRefs } from '../src/lib/mediaPreview';
 import type { ToolCallView } from '../src/lib/chat';
 import { fakeApi } from './fakeApi';

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/sve
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import App from '../src/App.svelte';
-import MemoryPanel from '../src/components/MemoryPanel.svelte';
+import MemoryPanel from '../src/components/memory/MemoryPanel.svelte';
 import { humanError } from '../src/lib/errors';
 import { channelRanks, embedderLabel, embedderSetting, groupDocs, hitLines, indexStatusFromWire, ownerLabel, parseEmbedder, pathProblem, vectorProgress } from '../src/lib/memory';
 import { sectionDigit } from '../src/lib/keys';

@@ -2,8 +2,8 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/sve
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import App from '../src/App.svelte';
-import MemoryPanel from '../src/components/MemoryPanel.svelte';
-import SkillsPanel from '../src/components/SkillsPanel.svelte';
+import MemoryPanel from '../src/components/memory/MemoryPanel.svelte';
+import SkillsPanel from '../src/components/memory/SkillsPanel.svelte';
 import { buildCommands, filterCommands } from '../src/lib/commands';
 import { fakeApi } from './fakeApi';
 import { knowledgeApi } from './knowledgeFake';

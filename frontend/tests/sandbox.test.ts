@@ -1,8 +1,9 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import SandboxPanel from '../src/components/SandboxPanel.svelte';
-import { customToolFromWire, customToolToWire, wailsApi } from '../src/lib/api';
+import SandboxPanel from '../src/components/sandbox/SandboxPanel.svelte';
+import { wailsApi } from '../src/lib/api';
+import { customToolFromWire, customToolToWire } from '../src/lib/sandboxApi';
 import {
   FAILED_HEADLINE,
   HOST_HEADLINE,

@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import App from '../src/App.svelte';
-import SchedulesPanel from '../src/components/SchedulesPanel.svelte';
+import SchedulesPanel from '../src/components/schedules/SchedulesPanel.svelte';
 import {
   describeSchedule,
   formatWhen,

@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import SkillsPanel from '../src/components/SkillsPanel.svelte';
+import SkillsPanel from '../src/components/memory/SkillsPanel.svelte';
 import { grantsText, problemSentence, sourceLabel } from '../src/lib/skills';
 import { knowledgeApi, makeSkill } from './knowledgeFake';
 

@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import ChatPanel from '../src/components/ChatPanel.svelte';
+import ChatPanel from '../src/components/chat/ChatPanel.svelte';
 import { mergeTask, summarise, taskDuration, taskTitle } from '../src/lib/subagents';
 import type { SubagentTask } from '../src/lib/types';
 import { fakeApi, freezeClock, makeTask } from './fakeApi';

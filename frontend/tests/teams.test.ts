@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import App from '../src/App.svelte';
-import TeamsPanel from '../src/components/TeamsPanel.svelte';
+import TeamsPanel from '../src/components/teams/TeamsPanel.svelte';
 import { COLUMNS, actionsFor, byColumn, describeEvent, draftProblems, parseIds, userInbox } from '../src/lib/teams';
 import { fakeApi } from './fakeApi';
 import { makeTask, makeTeam, TEAM_DEFAULTS } from './teamsFake';
@@ -313,7 +313,7 @@ describe('TeamsPanel', () => {
 
 describe('teamEventFromWire', () => {
   it('unwraps the bus event the window receives and keeps a bare one', async () => {
-    const { teamEventFromWire } = await import('../src/lib/api');
+    const { teamEventFromWire } = await import('../src/lib/teamsApi');
     const ev = { id: 3, team: 'crew', task: 'T-1', type: 'claimed', actor_kind: 'agent', actor: 'w', data: {}, time: '' };
     expect(teamEventFromWire({ topic: 'team.event', time: '', payload: ev })).toEqual(ev);
     expect(teamEventFromWire(ev)).toEqual(ev);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
-import WebSettings from '../src/components/WebSettings.svelte';
+import WebSettings from '../src/components/settings/WebSettings.svelte';
 import { fakeApi } from './fakeApi';
 
 describe('web settings', () => {

@@ -1,28 +1,35 @@
 // The real WarrenApi's Skills and knowledge graph calls (issue 13 §6),
 // spread into wailsApi by api.ts.
 import * as App from '../../wailsjs/go/app/App';
-import type { WarrenApi } from './api';
-import type { KgEntity, KgGraph, KgRelation, KgVocabulary } from './knowledgeTypes';
+import type { KgEntity, KgGraph, KgQuery, KgRelation, KgVocabulary } from './knowledgeTypes';
 import type { Skill, SkillDetail, SkillList } from './skillTypes';
 
 /** The Skills view's and the knowledge graph's calls. */
-export function knowledgeCalls(): Pick<
-  WarrenApi,
-  | 'agentSkills'
-  | 'skill'
-  | 'publishedSkills'
-  | 'importSkill'
-  | 'removeSkill'
-  | 'grantSkill'
-  | 'revokeSkill'
-  | 'knowledgeVocabulary'
-  | 'searchKnowledge'
-  | 'addKnowledgeEntity'
-  | 'updateKnowledgeEntity'
-  | 'deleteKnowledgeEntity'
-  | 'linkKnowledge'
-  | 'unlinkKnowledge'
-> {
+export interface KnowledgeApi {
+  /** An agent's skills and the folders that are not valid ones ("" workspace: Warren's). */
+  agentSkills(agent: string, workspace: string): Promise<SkillList>;
+  /** One of an agent's skills with its instructions and grants. */
+  skill(agent: string, name: string): Promise<SkillDetail>;
+  publishedSkills(): Promise<Skill[]>;
+  /** Publishes a skill folder for one agent, or "*" for every agent. */
+  importSkill(dir: string, agent: string): Promise<Skill>;
+  /** Deletes a published skill (every version). */
+  removeSkill(name: string): Promise<void>;
+  /** Gives a published skill to an agent after the fact ("*": every agent). */
+  grantSkill(name: string, agent: string): Promise<void>;
+  /** Takes a published skill away from an agent ("*": the every-agent grant). */
+  revokeSkill(name: string, agent: string): Promise<void>;
+  knowledgeVocabulary(): Promise<KgVocabulary>;
+  searchKnowledge(q: KgQuery): Promise<KgGraph>;
+  /** agent "" adds to the global graph. */
+  addKnowledgeEntity(e: KgEntity): Promise<KgEntity>;
+  updateKnowledgeEntity(e: KgEntity): Promise<KgEntity>;
+  deleteKnowledgeEntity(id: number): Promise<void>;
+  linkKnowledge(r: KgRelation): Promise<KgRelation>;
+  unlinkKnowledge(id: number): Promise<void>;
+}
+
+export function knowledgeCalls(): KnowledgeApi {
   return {
     agentSkills: async (agent, workspace) => {
       const l = (await App.AgentSkills(agent, workspace)) as unknown as SkillList;
