@@ -202,3 +202,49 @@ func waitFile(t *testing.T, path string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestANNStartRemovesLeftoverTemps: a save killed midway leaves its
+// temporary file; the next start deletes it once it is old enough to be
+// nobody's save in progress, and leaves fresh ones and other files alone.
+func TestANNStartRemovesLeftoverTemps(t *testing.T) {
+	db, err := store.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = db.Close() }()
+	dir := t.TempDir()
+	s := New(db.SQL(), Options{Embedder: builtin.Shared(), IndexDir: dir})
+	old := time.Now().Add(-time.Hour)
+	files := map[string]bool{ // name → kept
+		"memory_vec_1_builtin.123.tmp": false, // old leftover
+		"memory_vec_1_builtin.456.tmp": true,  // fresh: maybe another process's save
+		"memory_vec_gone.hnsw":         false, // a table that no longer exists
+		"notes.tmp":                    true,  // not ours
+	}
+	for name, kept := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if !kept || name == "notes.tmp" {
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	sub := filepath.Join(dir, "memory_vec_dir.1.tmp") // a directory: not a file a save leaves
+	if err := os.Mkdir(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(sub, old, old); err != nil {
+		t.Fatal(err)
+	}
+	files["memory_vec_dir.1.tmp"] = true
+	s.startANN(context.Background())
+	for name, kept := range files {
+		_, err := os.Stat(filepath.Join(dir, name))
+		if exists := err == nil; exists != kept {
+			t.Errorf("%s: exists %v, want %v", name, exists, kept)
+		}
+	}
+}
