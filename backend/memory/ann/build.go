@@ -39,6 +39,12 @@ func (h *HNSW) Build(ctx context.Context, vectors iter.Seq2[int64, []float32], p
 		h.reset()
 		return err
 	}
+	if h.opts.Refine {
+		if err := h.refineAll(ctx); err != nil {
+			h.reset()
+			return err
+		}
+	}
 	return nil
 }
 

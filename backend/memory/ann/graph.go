@@ -149,7 +149,28 @@ func (h *HNSW) selectNeighbours(cands []item, max int) []item {
 			out = append(out, c)
 		}
 	}
+	if h.opts.Backfill && len(out) < max && len(out) < len(cands) {
+		out = backfill(out, cands, max)
+	}
 	return out
+}
+
+// backfill tops kept (a subsequence of cands, both nearest first) up to max
+// with the nearest candidates the heuristic pruned.
+func backfill(kept, cands []item, max int) []item {
+	chosen := make(map[uint32]bool, len(kept))
+	for _, k := range kept {
+		chosen[k.n] = true
+	}
+	for _, c := range cands {
+		if len(kept) >= max {
+			break
+		}
+		if !chosen[c.n] {
+			kept = append(kept, c)
+		}
+	}
+	return kept
 }
 
 func byDistance(a, b item) int {
@@ -171,14 +192,17 @@ func (h *HNSW) setLinks(n uint32, l int, chosen []item) {
 	}
 }
 
-// connect adds a link from target to n (at distance d) on level l; a full
-// list is pruned with the heuristic, tombstones first.
+// connect adds a link from target to n (at distance d) on level l, unless
+// there is one; a full list is pruned with the heuristic, tombstones first.
 func (h *HNSW) connect(target, n uint32, l int, d float32) {
 	mu := h.stripe(target)
 	mu.Lock()
 	defer mu.Unlock()
 	ls := h.links(target, l)
 	cnt, max := int(ls[0]), h.maxLinks(l)
+	if slices.Contains(ls[1:1+cnt], n) {
+		return // already linked (a refine pass)
+	}
 	if cnt < max {
 		ls[1+cnt] = n
 		ls[0]++
@@ -226,7 +250,10 @@ func (h *HNSW) insert(s *searcher, n uint32) {
 	eps := []item{cur}
 	for l := min(level, top); l >= 0; l-- {
 		h.searchLayer(s, layerSearch{q: q, eps: eps, ef: h.opts.EfConstruction, level: l, lock: true})
-		cands := s.res.sorted()
+		// In a parallel build another worker may have linked n on this
+		// level already (it found n on the level above), so the search can
+		// find n itself.
+		cands := slices.DeleteFunc(s.res.sorted(), func(c item) bool { return c.n == n })
 		chosen := h.selectNeighbours(cands, h.opts.M)
 		mu := h.stripe(n)
 		mu.Lock()

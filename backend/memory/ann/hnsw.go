@@ -26,6 +26,12 @@ type Options struct {
 	Workers int
 	// Seed makes the level draws repeatable (tests). Default 1.
 	Seed uint64
+	// Refine makes Build link every node a second time, by a search of the
+	// finished graph (refine.go).
+	Refine bool
+	// Backfill fills a neighbour list the heuristic left short with the
+	// nearest candidates it pruned.
+	Backfill bool
 }
 
 // maxNodes bounds the slots (live and removed) so a slot fits a uint32 with
