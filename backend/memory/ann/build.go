@@ -45,6 +45,7 @@ func (h *HNSW) Build(ctx context.Context, vectors iter.Seq2[int64, []float32], p
 			return err
 		}
 	}
+	h.quantise()
 	return nil
 }
 

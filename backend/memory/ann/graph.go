@@ -10,6 +10,7 @@ type searcher struct {
 	cand    maxHeap // negated distances: the nearest pops first
 	res     maxHeap
 	buf     []uint32
+	fresh   []uint32 // a node's neighbours not visited yet
 }
 
 // searcher takes scratch space sized for every slot the graph holds now.
@@ -71,6 +72,9 @@ type layerSearch struct {
 	lock   bool
 	filter func(id int64) bool
 	budget int // stop after this many distance computations; 0: no limit
+	// qs, when set, is the scaled query (quant.go): distances are taken to
+	// the codes, approximately, eps' included.
+	qs []float32
 }
 
 // searchLayer leaves in s.res the ef nearest live nodes the filter accepts
@@ -103,13 +107,29 @@ func (h *HNSW) searchLayer(s *searcher, ls layerSearch) bool {
 		if c.d > worst && len(s.res) >= ls.ef {
 			break
 		}
+		// The unvisited neighbours first, their vectors prefetched, then
+		// the distances: the memory waits overlap.
+		fresh := s.fresh[:0]
 		for _, nb := range h.neighbours(s, c.n, ls.level, ls.lock) {
-			if s.visited[nb] == s.gen {
-				continue
+			if s.visited[nb] != s.gen {
+				s.visited[nb] = s.gen
+				fresh = append(fresh, nb)
+				if ls.qs != nil {
+					prefetchCode(h.code(nb))
+				} else {
+					prefetch(h.vec(nb))
+				}
 			}
-			s.visited[nb] = s.gen
+		}
+		s.fresh = fresh
+		for _, nb := range fresh {
 			visits++
-			d := -dot(ls.q, h.vec(nb))
+			var d float32
+			if ls.qs != nil {
+				d = -dotCode(ls.qs, h.code(nb))
+			} else {
+				d = -dot(ls.q, h.vec(nb))
+			}
 			if len(s.res) < ls.ef || d < worst {
 				s.cand.push(item{d: -d, n: nb})
 				if accept(nb) {

@@ -34,6 +34,7 @@ func (h *HNSW) Load(r io.Reader) error {
 	h.vecs, h.ids, h.levels, h.dead = g.vecs, g.ids, g.levels, g.dead
 	h.links0, h.upper, h.byID = g.links0, g.upper, g.byID
 	h.entry, h.top, h.nDead = g.entry, g.top, g.nDead
+	h.quantise()
 	h.epoch++
 	return nil
 }
