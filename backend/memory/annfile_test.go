@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warren-dev/warren/backend/memory/ann"
 	"github.com/warren-dev/warren/backend/memory/embed"
 	"github.com/warren-dev/warren/backend/memory/embed/builtin"
 	"github.com/warren-dev/warren/backend/store"
@@ -247,4 +248,63 @@ func TestANNStartRemovesLeftoverTemps(t *testing.T) {
 			t.Errorf("%s: exists %v, want %v", name, exists, kept)
 		}
 	}
+}
+
+// TestANNFileOtherGraphSettings: a file whose graph was built with other
+// settings (an older release's M, say) is refused at start and the index
+// rebuilt with the current ones, not kept forever.
+func TestANNFileOtherGraphSettings(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s1 := runStore(t, dir, nil)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 250 {
+		put(t, s1, "ada", "local", fmt.Sprintf("memory/n%03d.md", i), benchText(rng, 6)+".")
+	}
+	index(t, s1)
+	waitANN(t, s1)
+	var v vecIndex
+	all, err := s1.indexes(context.Background(), s1.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range all {
+		if x.Ready {
+			v = x
+		}
+	}
+	file := filepath.Join(dir, v.Name+".hnsw")
+	waitFile(t, file)
+	rows, err := s1.annRows(context.Background(), v, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := &annIndex{idx: ann.NewHNSW(v.ID.Dims, ann.Options{M: 8, EfConstruction: 50}), meta: map[int64]annMeta{}}
+	err = old.idx.Build(context.Background(), func(yield func(int64, []float32) bool) {
+		for _, r := range rows {
+			old.meta[r.id] = annMeta{part: r.part, key: contentKey(r.hash)}
+			if !yield(r.id, r.vec) {
+				return
+			}
+		}
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(file) //nolint:gosec // the test's own file
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = writeANN(f, annHeader{Table: v.Name, ID: v.ID, Chunker: v.Chunker, Count: len(old.meta)}, old)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2 := runStore(t, dir, nil)
+	if got := waitANN(t, s2); !strings.HasSuffix(got, "built)") {
+		t.Fatalf("with a file of other graph settings: %q", got)
+	}
+	agreesWithExact(t, s2)
 }

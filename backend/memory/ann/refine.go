@@ -1,48 +1,16 @@
 package ann
 
-import (
-	"context"
-	"fmt"
-	"slices"
-	"sync"
-	"sync/atomic"
-)
+import "slices"
 
-// refineAll links every node's level 0 a second time, in parallel, by a
-// search of the finished graph (Options.Refine). A node inserted early
-// chose its links among the few nodes there were then, and later ones reach
-// it only if it happened to be near their own search's path; on crowded data
-// (text embeddings, whose 10th and 30th neighbours are almost equally near)
-// that leaves regions a search cannot find its way into. The second search
-// sees the whole collection.
-func (h *HNSW) refineAll(ctx context.Context) error {
-	total := len(h.ids)
-	var next atomic.Int64
-	workers := max(1, min(h.opts.Workers, total/1000))
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			s := h.searcher()
-			defer h.pool.Put(s)
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(total) || ctx.Err() != nil {
-					return
-				}
-				h.relink(s, uint32(i)) //nolint:gosec // i < total ≤ maxNodes
-			}
-		})
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("ann: build: %w", err)
-	}
-	return nil
-}
-
-// relink replaces n's level-0 list with the heuristic's choice among its
-// current links and the EfConstruction nearest nodes a search from the
-// entry finds, and links the chosen back to n.
+// relink (Options.Refine, a second pass once every node is linked)
+// replaces n's level-0 list with the heuristic's choice among its current
+// links and the EfConstruction nearest nodes a search of the finished graph
+// finds, and links the chosen back to n. A node inserted early chose its
+// links among the few nodes there were then, and later ones reach it only
+// if it happened to be near their own search's path; on crowded data (text
+// embeddings, whose 10th and 30th neighbours are almost equally near) that
+// leaves regions a search cannot find its way into, and a few nodes no one
+// links to. The second search sees the whole collection.
 func (h *HNSW) relink(s *searcher, n uint32) {
 	q := h.vec(n)
 	h.epMu.Lock()
