@@ -42,6 +42,7 @@ func (h *HNSW) Build(ctx context.Context, vectors iter.Seq2[int64, []float32], p
 		passes = 2
 	}
 	p := &buildProgress{fn: progress, total: total, passes: passes}
+	h.quantise() // the links' searches walk on the codes too
 	if err := h.parallel(ctx, h.insert, p); err != nil {
 		h.reset()
 		return err
@@ -54,7 +55,6 @@ func (h *HNSW) Build(ctx context.Context, vectors iter.Seq2[int64, []float32], p
 		}
 	}
 	p.report(total)
-	h.quantise()
 	return nil
 }
 

@@ -66,14 +66,14 @@ func (h *HNSW) greedy(s *searcher, q []float32, cur item, l int, lock bool) item
 // layerSearch is one beam search on a level.
 type layerSearch struct {
 	q      []float32
-	eps    []item // entry points, distances known
+	eps    []item // entry points, distances known (to the vectors)
 	ef     int
 	level  int
 	lock   bool
 	filter func(id int64) bool
 	budget int // stop after this many distance computations; 0: no limit
 	// qs, when set, is the scaled query (quant.go): distances are taken to
-	// the codes, approximately, eps' included.
+	// the codes, approximately, eps' included; s.res holds them.
 	qs []float32
 }
 
@@ -92,6 +92,9 @@ func (h *HNSW) searchLayer(s *searcher, ls layerSearch) bool {
 			continue
 		}
 		s.visited[e.n] = s.gen
+		if ls.qs != nil {
+			e.d = -dotCode(ls.qs, h.code(e.n))
+		}
 		s.cand.push(item{d: -e.d, n: e.n})
 		if accept(e.n) {
 			s.res.offer(e, ls.ef)
@@ -145,6 +148,20 @@ func (h *HNSW) searchLayer(s *searcher, ls layerSearch) bool {
 		}
 	}
 	return true
+}
+
+// found is what searchLayer left in s.res, nearest first; found on the
+// codes (qs set), it is ranked by the vectors.
+func (h *HNSW) found(s *searcher, q, qs []float32) []item {
+	if qs == nil {
+		return s.res.sorted()
+	}
+	res := s.res
+	for i := range res {
+		res[i].d = -dot(q, h.vec(res[i].n))
+	}
+	slices.SortFunc(res, byDistance)
+	return res
 }
 
 // selectNeighbours is the paper's heuristic (SELECT-NEIGHBORS-HEURISTIC):
@@ -268,12 +285,13 @@ func (h *HNSW) insert(s *searcher, n uint32) {
 		cur = h.greedy(s, q, cur, l, true)
 	}
 	eps := []item{cur}
+	qs := h.buildQuery(q)
 	for l := min(level, top); l >= 0; l-- {
-		h.searchLayer(s, layerSearch{q: q, eps: eps, ef: h.opts.EfConstruction, level: l, lock: true})
+		h.searchLayer(s, layerSearch{q: q, eps: eps, ef: h.opts.EfConstruction, level: l, lock: true, qs: qs})
 		// In a parallel build another worker may have linked n on this
 		// level already (it found n on the level above), so the search can
 		// find n itself.
-		cands := slices.DeleteFunc(s.res.sorted(), func(c item) bool { return c.n == n })
+		cands := slices.DeleteFunc(h.found(s, q, qs), func(c item) bool { return c.n == n })
 		chosen := h.selectNeighbours(cands, h.opts.M)
 		mu := h.stripe(n)
 		mu.Lock()

@@ -61,6 +61,15 @@ func (h *HNSW) appendCode(codes []int8, v []float32) []int8 {
 	return codes
 }
 
+// buildQuery is the scaled query linking a node searches with: on the codes
+// when there are codes (Build makes them first).
+func (h *HNSW) buildQuery(q []float32) []float32 {
+	if h.scale == nil {
+		return nil
+	}
+	return h.scaledQuery(q)
+}
+
 // scaledQuery is q times each dimension's scale, zero-padded to codeDims: its
 // dot product with a code approximates q's with the vector.
 func (h *HNSW) scaledQuery(q []float32) []float32 {

@@ -20,9 +20,11 @@ func (h *HNSW) relink(s *searcher, n uint32) {
 	for l := top; l > 0; l-- {
 		cur = h.greedy(s, q, cur, l, true)
 	}
-	h.searchLayer(s, layerSearch{q: q, eps: []item{cur}, ef: h.opts.EfConstruction, level: 0, lock: true})
-	cands := make([]item, 0, len(s.res)+h.m0)
-	for _, c := range s.res {
+	qs := h.buildQuery(q)
+	h.searchLayer(s, layerSearch{q: q, eps: []item{cur}, ef: h.opts.EfConstruction, level: 0, lock: true, qs: qs})
+	found := h.found(s, q, qs)
+	cands := make([]item, 0, len(found)+h.m0)
+	for _, c := range found {
 		if c.n != n {
 			cands = append(cands, c)
 		}

@@ -1,9 +1,6 @@
 package ann
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // Search returns up to k hits by the graph, with Options.EfSearch.
 func (h *HNSW) Search(q []float32, k int, filter func(id int64) bool) []Hit {
@@ -63,22 +60,12 @@ func (h *HNSW) walk(q []float32, k, ef int, filter func(id int64) bool) []Hit {
 	ls := layerSearch{q: q, eps: []item{cur}, ef: ef, filter: filter, budget: budget}
 	if h.quantised() {
 		ls.qs = h.scaledQuery(q)
-		ls.eps[0].d = -dotCode(ls.qs, h.code(cur.n))
 	}
 	complete := h.searchLayer(s, ls)
 	if !complete || len(s.res) < min(k, live) {
 		return h.exact(q, k, filter)
 	}
-	res := s.res
-	if ls.qs != nil {
-		// Found on the codes: ranked by the vectors.
-		for i := range res {
-			res[i].d = -dot(q, h.vec(res[i].n))
-		}
-		slices.SortFunc(res, byDistance)
-	} else {
-		res = s.res.sorted()
-	}
+	res := h.found(s, q, ls.qs)
 	return toHits(res[:min(k, len(res))], h.ids)
 }
 
