@@ -152,27 +152,34 @@ func TestANNFile(t *testing.T) {
 
 	// Another identity's file under this table's name.
 	v := vecIndex{Name: readyTable(t, s3), ID: embed.Identity{Kind: "openai", Model: "other", Dims: builtin.Dims}, Chunker: ChunkerVersion}
-	f, err := os.Create(file) //nolint:gosec // the test's own file
-	if err != nil {
-		t.Fatal(err)
-	}
 	s3.annMu.Lock()
 	ai := s3.anns[v.Name]
 	s3.annMu.Unlock()
 	ai.mu.RLock()
-	err = writeANN(f, annHeader{Table: v.Name, ID: v.ID, Chunker: v.Chunker, Count: len(ai.meta)}, ai)
+	writeANNFile(t, file, v, ai)
 	ai.mu.RUnlock()
+	s4 := runStore(t, dir, nil)
+	if got := waitANN(t, s4); !strings.HasSuffix(got, "built)") {
+		t.Fatalf("with another identity's file: %q", got)
+	}
+	agreesWithExact(t, s4)
+}
+
+// writeANNFile writes ai as table v's index file; the caller holds ai.mu
+// if others use ai.
+func writeANNFile(t *testing.T, file string, v vecIndex, ai *annIndex) {
+	t.Helper()
+	f, err := os.Create(file) //nolint:gosec // the test's own file
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = writeANN(f, annHeader{Table: v.Name, ID: v.ID, Chunker: v.Chunker, Count: len(ai.meta)}, ai)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	s4 := runStore(t, dir, nil)
-	if got := waitANN(t, s4); !strings.HasSuffix(got, "built)") {
-		t.Fatalf("with another identity's file: %q", got)
-	}
-	agreesWithExact(t, s4)
 }
 
 func readyTable(t *testing.T, s *Store) string {
@@ -291,17 +298,7 @@ func TestANNFileOtherGraphSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Create(file) //nolint:gosec // the test's own file
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = writeANN(f, annHeader{Table: v.Name, ID: v.ID, Chunker: v.Chunker, Count: len(old.meta)}, old)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	writeANNFile(t, file, v, old)
 	s2 := runStore(t, dir, nil)
 	if got := waitANN(t, s2); !strings.HasSuffix(got, "built)") {
 		t.Fatalf("with a file of other graph settings: %q", got)

@@ -105,22 +105,3 @@ func TestLoadRefusesOtherShape(t *testing.T) {
 		t.Fatalf("same shape: Load %v, Len %d", err, g.Len())
 	}
 }
-
-// TestRefineProgress: with the second pass, progress still climbs to
-// (total, total), once, at the very end.
-func TestRefineProgress(t *testing.T) {
-	t.Parallel()
-	d := clusteredData(3000, 0, 16, 30, 62)
-	h := NewHNSW(16, Options{Refine: true})
-	var last, calls int
-	err := h.Build(context.Background(), d.seq(), func(done, total int) {
-		if total != 3000 || done <= last {
-			t.Errorf("progress (%d, %d) after %d", done, total, last)
-		}
-		last = done
-		calls++
-	})
-	if err != nil || last != 3000 || calls < 3 || h.Len() != 3000 {
-		t.Fatalf("err %v, last progress %d, %d calls, Len %d", err, last, calls, h.Len())
-	}
-}
