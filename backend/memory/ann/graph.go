@@ -150,13 +150,15 @@ func (h *HNSW) searchLayer(s *searcher, ls layerSearch) bool {
 	return true
 }
 
-// found is what searchLayer left in s.res, nearest first; found on the
-// codes (qs set), it is ranked by the vectors.
+// found is what searchLayer left in s.res, nearest first, as a new slice
+// (insert passes it to the next level's search as its entry points, while
+// that search refills s.res); found on the codes (qs set), it is ranked by
+// the vectors.
 func (h *HNSW) found(s *searcher, q, qs []float32) []item {
 	if qs == nil {
 		return s.res.sorted()
 	}
-	res := s.res
+	res := slices.Clone(s.res)
 	for i := range res {
 		res[i].d = -dot(q, h.vec(res[i].n))
 	}
