@@ -30,3 +30,8 @@ func dotCodeAsm(q []float32, c []int8) float32
 //
 //go:noescape
 func prefetchCode(c []int8)
+
+// prefetchLinks is prefetch for a neighbour list. ls must not be empty.
+//
+//go:noescape
+func prefetchLinks(ls []uint32)

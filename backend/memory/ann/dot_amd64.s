@@ -141,3 +141,7 @@ cmore:
 	CMPQ       SI, CX
 	JL         cmore
 	RET
+
+// func prefetchLinks(ls []uint32)
+TEXT ·prefetchLinks(SB), NOSPLIT, $0-24
+	JMP ·prefetch(SB)

@@ -11,3 +11,5 @@ func prefetch([]float32) {}
 func dotCodeAsm(q []float32, c []int8) float32 { return dotCodeGo(q, c) }
 
 func prefetchCode([]int8) {}
+
+func prefetchLinks([]uint32) {}

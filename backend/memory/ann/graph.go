@@ -110,6 +110,9 @@ func (h *HNSW) searchLayer(s *searcher, ls layerSearch) bool {
 		if c.d > worst && len(s.res) >= ls.ef {
 			break
 		}
+		if len(s.cand) > 0 && !ls.lock {
+			prefetchLinks(h.links(s.cand[0].n, ls.level)) // likely the next to expand
+		}
 		// The unvisited neighbours first, their vectors prefetched, then
 		// the distances: the memory waits overlap.
 		fresh := s.fresh[:0]
@@ -159,6 +162,9 @@ func (h *HNSW) found(s *searcher, q, qs []float32) []item {
 		return s.res.sorted()
 	}
 	res := slices.Clone(s.res)
+	for _, r := range res {
+		prefetch(h.vec(r.n))
+	}
 	for i := range res {
 		res[i].d = -dot(q, h.vec(res[i].n))
 	}
