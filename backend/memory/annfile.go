@@ -259,11 +259,23 @@ func (s *Store) loadANN(ctx context.Context, v vecIndex, ai *annIndex, rows []an
 	return true
 }
 
-// removeStaleANNFiles deletes index files of tables that no longer exist.
+// staleTmpAge is the age from which a temporary file of saveANN is taken
+// for a leftover of a process killed mid-save: a save takes seconds, and
+// another process may be saving into the same directory right now.
+const staleTmpAge = 10 * time.Minute
+
+// removeStaleANNFiles deletes index files of tables that no longer exist,
+// and temporary files saves killed midway left behind.
 func (s *Store) removeStaleANNFiles(ctx context.Context, tables []vecIndex) {
 	dir := s.annDir(ctx)
 	if dir == "" {
 		return
+	}
+	tmps, _ := filepath.Glob(filepath.Join(dir, "memory_vec_*.tmp"))
+	for _, f := range tmps {
+		if st, err := os.Lstat(f); err == nil && st.Mode().IsRegular() && time.Since(st.ModTime()) > staleTmpAge {
+			_ = os.Remove(f)
+		}
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "memory_vec_*.hnsw"))
 	for _, f := range files {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warren-dev/warren/backend/memory/ann"
 	"github.com/warren-dev/warren/backend/memory/embed"
 	"github.com/warren-dev/warren/backend/memory/embed/builtin"
 	"github.com/warren-dev/warren/backend/store"
@@ -151,27 +152,34 @@ func TestANNFile(t *testing.T) {
 
 	// Another identity's file under this table's name.
 	v := vecIndex{Name: readyTable(t, s3), ID: embed.Identity{Kind: "openai", Model: "other", Dims: builtin.Dims}, Chunker: ChunkerVersion}
-	f, err := os.Create(file) //nolint:gosec // the test's own file
-	if err != nil {
-		t.Fatal(err)
-	}
 	s3.annMu.Lock()
 	ai := s3.anns[v.Name]
 	s3.annMu.Unlock()
 	ai.mu.RLock()
-	err = writeANN(f, annHeader{Table: v.Name, ID: v.ID, Chunker: v.Chunker, Count: len(ai.meta)}, ai)
+	writeANNFile(t, file, v, ai)
 	ai.mu.RUnlock()
+	s4 := runStore(t, dir, nil)
+	if got := waitANN(t, s4); !strings.HasSuffix(got, "built)") {
+		t.Fatalf("with another identity's file: %q", got)
+	}
+	agreesWithExact(t, s4)
+}
+
+// writeANNFile writes ai as table v's index file; the caller holds ai.mu
+// if others use ai.
+func writeANNFile(t *testing.T, file string, v vecIndex, ai *annIndex) {
+	t.Helper()
+	f, err := os.Create(file) //nolint:gosec // the test's own file
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = writeANN(f, annHeader{Table: v.Name, ID: v.ID, Chunker: v.Chunker, Count: len(ai.meta)}, ai)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	s4 := runStore(t, dir, nil)
-	if got := waitANN(t, s4); !strings.HasSuffix(got, "built)") {
-		t.Fatalf("with another identity's file: %q", got)
-	}
-	agreesWithExact(t, s4)
 }
 
 func readyTable(t *testing.T, s *Store) string {
@@ -201,4 +209,99 @@ func waitFile(t *testing.T, path string) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// TestANNStartRemovesLeftoverTemps: a save killed midway leaves its
+// temporary file; the next start deletes it once it is old enough to be
+// nobody's save in progress, and leaves fresh ones and other files alone.
+func TestANNStartRemovesLeftoverTemps(t *testing.T) {
+	db, err := store.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = db.Close() }()
+	dir := t.TempDir()
+	s := New(db.SQL(), Options{Embedder: builtin.Shared(), IndexDir: dir})
+	old := time.Now().Add(-time.Hour)
+	files := map[string]bool{ // name → kept
+		"memory_vec_1_builtin.123.tmp": false, // old leftover
+		"memory_vec_1_builtin.456.tmp": true,  // fresh: maybe another process's save
+		"memory_vec_gone.hnsw":         false, // a table that no longer exists
+		"notes.tmp":                    true,  // not ours
+	}
+	for name, kept := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if !kept || name == "notes.tmp" {
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	sub := filepath.Join(dir, "memory_vec_dir.1.tmp") // a directory: not a file a save leaves
+	if err := os.Mkdir(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(sub, old, old); err != nil {
+		t.Fatal(err)
+	}
+	files["memory_vec_dir.1.tmp"] = true
+	s.startANN(context.Background())
+	for name, kept := range files {
+		_, err := os.Stat(filepath.Join(dir, name))
+		if exists := err == nil; exists != kept {
+			t.Errorf("%s: exists %v, want %v", name, exists, kept)
+		}
+	}
+}
+
+// TestANNFileOtherGraphSettings: a file whose graph was built with other
+// settings (an older release's M, say) is refused at start and the index
+// rebuilt with the current ones, not kept forever.
+func TestANNFileOtherGraphSettings(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s1 := runStore(t, dir, nil)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 250 {
+		put(t, s1, "ada", "local", fmt.Sprintf("memory/n%03d.md", i), benchText(rng, 6)+".")
+	}
+	index(t, s1)
+	waitANN(t, s1)
+	var v vecIndex
+	all, err := s1.indexes(context.Background(), s1.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range all {
+		if x.Ready {
+			v = x
+		}
+	}
+	file := filepath.Join(dir, v.Name+".hnsw")
+	waitFile(t, file)
+	rows, err := s1.annRows(context.Background(), v, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := &annIndex{idx: ann.NewHNSW(v.ID.Dims, ann.Options{M: 8, EfConstruction: 50}), meta: map[int64]annMeta{}}
+	err = old.idx.Build(context.Background(), func(yield func(int64, []float32) bool) {
+		for _, r := range rows {
+			old.meta[r.id] = annMeta{part: r.part, key: contentKey(r.hash)}
+			if !yield(r.id, r.vec) {
+				return
+			}
+		}
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeANNFile(t, file, v, old)
+	s2 := runStore(t, dir, nil)
+	if got := waitANN(t, s2); !strings.HasSuffix(got, "built)") {
+		t.Fatalf("with a file of other graph settings: %q", got)
+	}
+	agreesWithExact(t, s2)
 }

@@ -10,6 +10,15 @@ import (
 	"github.com/warren-dev/warren/backend/memory/ann"
 )
 
+// annOptions shape the graph for text embeddings, whose neighbours crowd
+// together (the 10th and the 30th almost equally near) and whose queries (a
+// few words) sit apart from the chunks: at 100,000 chunks M 16 and
+// EfConstruction 100 reached recall@10 0.86 at ef 400; 32 links (64 on level
+// 0), EfConstruction 200 and a second linking pass reach 0.97 at ef 500,
+// with a build costing 1.65× the CPU (docs/benchmarks.md, "Vector index").
+// A file saved with other options is refused at start and rebuilt.
+var annOptions = ann.Options{M: 32, EfConstruction: 200, Refine: true}
+
 // annMin is the size from which a vector table gets an in-process HNSW
 // index: below it sqlite-vec's exact scan answers in a few milliseconds.
 const annMin = 5000
@@ -19,9 +28,13 @@ const annMin = 5000
 // kept up to date as chunks are embedded and dropped. Until it is ready,
 // search uses the exact scan.
 type annIndex struct {
-	mu       sync.RWMutex
-	idx      *ann.HNSW
-	meta     map[int64]annMeta // by chunk id
+	mu   sync.RWMutex
+	idx  *ann.HNSW
+	meta map[int64]annMeta // by chunk id
+	// parts counts meta's vectors by partition, so a search wanting every
+	// vector the index holds (one agent's memory, the usual case) walks
+	// without a filter.
+	parts    map[string]int
 	ready    bool
 	building bool
 	loaded   bool // from its file (else built from SQLite)
@@ -65,7 +78,7 @@ func (s *Store) annFor(v vecIndex) *annIndex {
 	if err := s.db.QueryRowContext(s.runCtx, "SELECT COUNT(*) FROM memory_embedded WHERE idx = ?", v.Name).Scan(&n); err != nil || n < s.opts.ANNMin {
 		return nil
 	}
-	ai := &annIndex{idx: ann.NewHNSW(v.ID.Dims, ann.Options{}), meta: map[int64]annMeta{}, building: true}
+	ai := &annIndex{idx: ann.NewHNSW(v.ID.Dims, annOptions), meta: map[int64]annMeta{}, parts: map[string]int{}, building: true}
 	s.anns[v.Name] = ai
 	s.annWG.Add(1)
 	go func() {
@@ -149,7 +162,7 @@ func (s *Store) buildANN(ctx context.Context, v vecIndex, ai *annIndex) {
 	loaded := err == nil && s.loadANN(ctx, v, ai, rows)
 	if err == nil && !loaded {
 		ai.mu.Lock()
-		ai.idx, ai.meta, ai.changes = ann.NewHNSW(v.ID.Dims, ann.Options{}), map[int64]annMeta{}, 1 // 1: not saved yet
+		ai.idx, ai.meta, ai.changes = ann.NewHNSW(v.ID.Dims, annOptions), map[int64]annMeta{}, 1 // 1: not saved yet
 		ai.mu.Unlock()
 		if rows, err = s.annRows(ctx, v, true, nil); err == nil {
 			s.annProgress(ai, 0, len(rows))
@@ -173,6 +186,7 @@ func (s *Store) buildANN(ctx context.Context, v vecIndex, ai *annIndex) {
 		s.annMu.Unlock()
 		return
 	}
+	ai.recount()
 	for _, c := range ai.log {
 		ai.apply(c)
 	}
@@ -260,13 +274,30 @@ const saveEvery = 2 * time.Minute
 
 func (ai *annIndex) apply(c annChange) {
 	ai.changes++
+	old, had := ai.meta[c.id]
 	if c.vec == nil {
 		ai.idx.Remove(c.id)
-		delete(ai.meta, c.id)
+		if had {
+			delete(ai.meta, c.id)
+			ai.parts[old.part]--
+		}
 		return
 	}
 	if err := ai.idx.Add(c.id, c.vec); err == nil {
+		if had {
+			ai.parts[old.part]--
+		}
 		ai.meta[c.id] = annMeta{part: c.part, key: contentKey(c.hash)}
+		ai.parts[c.part]++
+	}
+}
+
+// recount counts meta's vectors by partition; the caller holds ai.mu or
+// is the only one using ai.
+func (ai *annIndex) recount() {
+	ai.parts = map[string]int{}
+	for _, m := range ai.meta {
+		ai.parts[m.part]++
 	}
 }
 
@@ -297,20 +328,40 @@ func (s *Store) annChanged(table string, changes ...annChange) {
 // search asks the index for the k nearest chunks in the given partitions;
 // ok false means it is not ready (the exact scan answers).
 func (ai *annIndex) search(q []float32, k int, parts []string) ([]ann.Hit, bool) {
+	return ai.searchEf(q, k, 0, parts)
+}
+
+// annEf is the candidate list size of a search for k: a wide one, since the
+// whole pool (k = 50) feeds the fusion, not only the top 10, and text
+// embeddings crowd together (the 10th and the 30th neighbour are almost
+// equally near). At 100,000 chunks and annOptions, recall@10 was 0.963 at
+// ef 400 and 0.972 at 500 (100 d). See docs/benchmarks.md, "Vector index".
+func annEf(k int) int { return max(8*k, 500) }
+
+// searchEf is search with the candidate list size ef (0: annEf).
+func (ai *annIndex) searchEf(q []float32, k, ef int, parts []string) ([]ann.Hit, bool) {
 	ai.mu.RLock()
 	defer ai.mu.RUnlock()
 	if !ai.ready {
 		return nil, false
 	}
-	want := map[string]bool{}
-	for _, p := range parts {
-		want[p] = true
+	if ef <= 0 {
+		ef = annEf(k)
 	}
-	// A wide ef: the whole pool (k = 50) feeds the fusion, not only the
-	// top 10, and text embeddings crowd together (the 10th and the 30th
-	// neighbour are almost equally near): at 100,000 chunks recall@10 was
-	// 0.80 at ef 200, 0.86 at ef 400.
-	return ai.idx.SearchEf(q, k, max(8*k, 400), func(id int64) bool { return want[ai.meta[id].part] }), true
+	want := make(map[string]bool, len(parts))
+	wanted := 0
+	for _, p := range parts {
+		if !want[p] {
+			want[p] = true
+			wanted += ai.parts[p]
+		}
+	}
+	var filter func(id int64) bool
+	if wanted < len(ai.meta) {
+		// A map lookup per visited node: only when some vectors are not wanted.
+		filter = func(id int64) bool { return want[ai.meta[id].part] }
+	}
+	return ai.idx.SearchEf(q, k, ef, filter), true
 }
 
 // dropANN forgets a dropped table's index.

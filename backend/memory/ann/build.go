@@ -35,31 +35,59 @@ func (h *HNSW) Build(ctx context.Context, vectors iter.Seq2[int64, []float32], p
 		}
 		h.newSlot(id, v)
 	}
-	if err := h.linkAll(ctx, progress); err != nil {
+	// Progress counts in vectors: with Refine, each pass is half of it.
+	total := len(h.ids)
+	passes := 1
+	if h.opts.Refine {
+		passes = 2
+	}
+	p := &buildProgress{fn: progress, total: total, passes: passes}
+	h.quantise() // the links' searches walk on the codes too
+	if err := h.parallel(ctx, h.insert, p); err != nil {
 		h.reset()
 		return err
 	}
+	if h.opts.Refine {
+		p.pass++
+		if err := h.parallel(ctx, h.relink, p); err != nil {
+			h.reset()
+			return err
+		}
+	}
+	p.report(total)
 	return nil
 }
 
-// linkAll inserts every slot into an empty graph in parallel. Slots are
-// taken in order, so early nodes (the graph's backbone) are linked first.
-func (h *HNSW) linkAll(ctx context.Context, progress func(done, total int)) error {
+// buildProgress reports a build's progress from one goroutine at a time.
+type buildProgress struct {
+	mu             sync.Mutex
+	fn             func(done, total int)
+	total, passes  int
+	pass, reported int
+}
+
+// report says that done of the current pass's slots are through.
+func (p *buildProgress) report(done int) {
+	if p.fn == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d := (p.pass*p.total + done) / p.passes
+	if done == p.total && p.pass == p.passes-1 {
+		d = p.total // exactly (total, total) at the end
+	}
+	if d > p.reported {
+		p.reported = d
+		p.fn(d, p.total)
+	}
+}
+
+// parallel runs step on every slot, in order, on Options.Workers
+// goroutines (early nodes, the graph's backbone, are linked first).
+func (h *HNSW) parallel(ctx context.Context, step func(*searcher, uint32), p *buildProgress) error {
 	total := len(h.ids)
 	var next, done atomic.Int64
-	var progMu sync.Mutex
-	reported := 0
-	report := func(d int) {
-		if progress == nil {
-			return
-		}
-		progMu.Lock()
-		defer progMu.Unlock()
-		if d > reported {
-			reported = d
-			progress(d, total)
-		}
-	}
 	workers := max(1, min(h.opts.Workers, total/1000))
 	var wg sync.WaitGroup
 	for range workers {
@@ -71,9 +99,9 @@ func (h *HNSW) linkAll(ctx context.Context, progress func(done, total int)) erro
 				if i >= int64(total) || ctx.Err() != nil {
 					return
 				}
-				h.insert(s, uint32(i)) //nolint:gosec // i < total ≤ maxNodes
+				step(s, uint32(i)) //nolint:gosec // i < total ≤ maxNodes
 				if d := done.Add(1); d%1024 == 0 {
-					report(int(d))
+					p.report(int(d))
 				}
 			}
 		})
@@ -82,6 +110,5 @@ func (h *HNSW) linkAll(ctx context.Context, progress func(done, total int)) erro
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("ann: build: %w", err)
 	}
-	report(total)
 	return nil
 }

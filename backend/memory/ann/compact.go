@@ -74,6 +74,7 @@ func (h *HNSW) liveVectors() func(yield func(int64, []float32) bool) {
 // adopt takes over g's graph; the caller holds the write lock, g is dropped.
 func (h *HNSW) adopt(g *HNSW) {
 	h.vecs, h.ids, h.levels, h.dead = g.vecs, g.ids, g.levels, g.dead
+	h.codes, h.scale = g.codes, g.scale
 	h.links0, h.upper, h.byID = g.links0, g.upper, g.byID
 	h.entry, h.top, h.nDead = g.entry, g.top, g.nDead
 	h.epoch++

@@ -10,6 +10,7 @@ type searcher struct {
 	cand    maxHeap // negated distances: the nearest pops first
 	res     maxHeap
 	buf     []uint32
+	fresh   []uint32 // a node's neighbours not visited yet
 }
 
 // searcher takes scratch space sized for every slot the graph holds now.
@@ -65,12 +66,15 @@ func (h *HNSW) greedy(s *searcher, q []float32, cur item, l int, lock bool) item
 // layerSearch is one beam search on a level.
 type layerSearch struct {
 	q      []float32
-	eps    []item // entry points, distances known
+	eps    []item // entry points, distances known (to the vectors)
 	ef     int
 	level  int
 	lock   bool
 	filter func(id int64) bool
 	budget int // stop after this many distance computations; 0: no limit
+	// qs, when set, is the scaled query (quant.go): distances are taken to
+	// the codes, approximately, eps' included; s.res holds them.
+	qs []float32
 }
 
 // searchLayer leaves in s.res the ef nearest live nodes the filter accepts
@@ -88,6 +92,9 @@ func (h *HNSW) searchLayer(s *searcher, ls layerSearch) bool {
 			continue
 		}
 		s.visited[e.n] = s.gen
+		if ls.qs != nil {
+			e.d = -dotCode(ls.qs, h.code(e.n))
+		}
 		s.cand.push(item{d: -e.d, n: e.n})
 		if accept(e.n) {
 			s.res.offer(e, ls.ef)
@@ -103,13 +110,32 @@ func (h *HNSW) searchLayer(s *searcher, ls layerSearch) bool {
 		if c.d > worst && len(s.res) >= ls.ef {
 			break
 		}
+		if len(s.cand) > 0 && !ls.lock {
+			prefetchLinks(h.links(s.cand[0].n, ls.level)) // likely the next to expand
+		}
+		// The unvisited neighbours first, their vectors prefetched, then
+		// the distances: the memory waits overlap.
+		fresh := s.fresh[:0]
 		for _, nb := range h.neighbours(s, c.n, ls.level, ls.lock) {
-			if s.visited[nb] == s.gen {
-				continue
+			if s.visited[nb] != s.gen {
+				s.visited[nb] = s.gen
+				fresh = append(fresh, nb)
+				if ls.qs != nil {
+					prefetchCode(h.code(nb))
+				} else {
+					prefetch(h.vec(nb))
+				}
 			}
-			s.visited[nb] = s.gen
+		}
+		s.fresh = fresh
+		for _, nb := range fresh {
 			visits++
-			d := -dot(ls.q, h.vec(nb))
+			var d float32
+			if ls.qs != nil {
+				d = -dotCode(ls.qs, h.code(nb))
+			} else {
+				d = -dot(ls.q, h.vec(nb))
+			}
 			if len(s.res) < ls.ef || d < worst {
 				s.cand.push(item{d: -d, n: nb})
 				if accept(nb) {
@@ -125,6 +151,25 @@ func (h *HNSW) searchLayer(s *searcher, ls layerSearch) bool {
 		}
 	}
 	return true
+}
+
+// found is what searchLayer left in s.res, nearest first, as a new slice
+// (insert passes it to the next level's search as its entry points, while
+// that search refills s.res); found on the codes (qs set), it is ranked by
+// the vectors.
+func (h *HNSW) found(s *searcher, q, qs []float32) []item {
+	if qs == nil {
+		return s.res.sorted()
+	}
+	res := slices.Clone(s.res)
+	for _, r := range res {
+		prefetch(h.vec(r.n))
+	}
+	for i := range res {
+		res[i].d = -dot(q, h.vec(res[i].n))
+	}
+	slices.SortFunc(res, byDistance)
+	return res
 }
 
 // selectNeighbours is the paper's heuristic (SELECT-NEIGHBORS-HEURISTIC):
@@ -149,7 +194,28 @@ func (h *HNSW) selectNeighbours(cands []item, max int) []item {
 			out = append(out, c)
 		}
 	}
+	if h.opts.Backfill && len(out) < max && len(out) < len(cands) {
+		out = backfill(out, cands, max)
+	}
 	return out
+}
+
+// backfill tops kept (a subsequence of cands, both nearest first) up to max
+// with the nearest candidates the heuristic pruned.
+func backfill(kept, cands []item, max int) []item {
+	chosen := make(map[uint32]bool, len(kept))
+	for _, k := range kept {
+		chosen[k.n] = true
+	}
+	for _, c := range cands {
+		if len(kept) >= max {
+			break
+		}
+		if !chosen[c.n] {
+			kept = append(kept, c)
+		}
+	}
+	return kept
 }
 
 func byDistance(a, b item) int {
@@ -171,14 +237,17 @@ func (h *HNSW) setLinks(n uint32, l int, chosen []item) {
 	}
 }
 
-// connect adds a link from target to n (at distance d) on level l; a full
-// list is pruned with the heuristic, tombstones first.
+// connect adds a link from target to n (at distance d) on level l, unless
+// there is one; a full list is pruned with the heuristic, tombstones first.
 func (h *HNSW) connect(target, n uint32, l int, d float32) {
 	mu := h.stripe(target)
 	mu.Lock()
 	defer mu.Unlock()
 	ls := h.links(target, l)
 	cnt, max := int(ls[0]), h.maxLinks(l)
+	if slices.Contains(ls[1:1+cnt], n) {
+		return // already linked (a refine pass)
+	}
 	if cnt < max {
 		ls[1+cnt] = n
 		ls[0]++
@@ -224,9 +293,13 @@ func (h *HNSW) insert(s *searcher, n uint32) {
 		cur = h.greedy(s, q, cur, l, true)
 	}
 	eps := []item{cur}
+	qs := h.buildQuery(q)
 	for l := min(level, top); l >= 0; l-- {
-		h.searchLayer(s, layerSearch{q: q, eps: eps, ef: h.opts.EfConstruction, level: l, lock: true})
-		cands := s.res.sorted()
+		h.searchLayer(s, layerSearch{q: q, eps: eps, ef: h.opts.EfConstruction, level: l, lock: true, qs: qs})
+		// In a parallel build another worker may have linked n on this
+		// level already (it found n on the level above), so the search can
+		// find n itself.
+		cands := slices.DeleteFunc(h.found(s, q, qs), func(c item) bool { return c.n == n })
 		chosen := h.selectNeighbours(cands, h.opts.M)
 		mu := h.stripe(n)
 		mu.Lock()

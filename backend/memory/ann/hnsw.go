@@ -26,6 +26,12 @@ type Options struct {
 	Workers int
 	// Seed makes the level draws repeatable (tests). Default 1.
 	Seed uint64
+	// Refine makes Build link every node a second time, by a search of the
+	// finished graph (refine.go).
+	Refine bool
+	// Backfill fills a neighbour list the heuristic left short with the
+	// nearest candidates it pruned.
+	Backfill bool
 }
 
 // maxNodes bounds the slots (live and removed) so a slot fits a uint32 with
@@ -75,6 +81,8 @@ type HNSW struct {
 	rng  *rand.Rand
 
 	vecs   []float32  // slot i at [i*dims, (i+1)*dims)
+	codes  []int8     // slot i's int8 copy at [i*codeDims, (i+1)*codeDims) (quant.go)
+	scale  []float32  // per dimension: a code's unit; nil: no codes
 	ids    []int64    // slot → id
 	levels []uint8    // slot → top level
 	dead   []bool     // slot → tombstone
@@ -114,6 +122,7 @@ func (h *HNSW) reset() {
 	h.mult = 1 / math.Log(float64(h.opts.M))
 	h.rng = rand.New(rand.NewPCG(h.opts.Seed, 0x5eed)) //nolint:gosec // level draws need spread, not secrecy
 	h.vecs, h.ids, h.levels, h.dead, h.links0, h.upper = nil, nil, nil, nil, nil, nil
+	h.codes, h.scale = nil, nil
 	h.byID = map[int64]uint32{}
 	h.entry, h.top, h.nDead = 0, -1, 0
 }
@@ -174,6 +183,9 @@ func (h *HNSW) newSlot(id int64, v []float32) uint32 {
 	level := h.randomLevel()
 	h.ids = append(h.ids, id)
 	h.vecs = append(h.vecs, v...)
+	if h.scale != nil {
+		h.codes = h.appendCode(h.codes, v)
+	}
 	h.levels = append(h.levels, uint8(level)) //nolint:gosec // randomLevel caps it at 32
 	h.dead = append(h.dead, false)
 	h.links0 = append(h.links0, make([]uint32, h.m0+1)...)

@@ -293,17 +293,21 @@ func TestConcurrentSearchAndWrite(t *testing.T) {
 func TestBuildProgressAndCancel(t *testing.T) {
 	t.Parallel()
 	d := clusteredData(3000, 0, 16, 30, 61)
-	h := NewHNSW(16, Options{})
-	var last, calls int
-	err := h.Build(context.Background(), d.seq(), func(done, total int) {
-		if total != 3000 || done <= last {
-			t.Errorf("progress (%d, %d) after %d", done, total, last)
+	var h *HNSW
+	// With Refine, progress counts both passes and still ends at (total, total).
+	for _, o := range []Options{{}, {Refine: true}} {
+		h = NewHNSW(16, o)
+		var last, calls int
+		err := h.Build(context.Background(), d.seq(), func(done, total int) {
+			if total != 3000 || done <= last {
+				t.Errorf("refine %v: progress (%d, %d) after %d", o.Refine, done, total, last)
+			}
+			last = done
+			calls++
+		})
+		if err != nil || last != 3000 || calls < 2 || h.Len() != 3000 {
+			t.Fatalf("refine %v: err %v, last progress %d, %d calls, Len %d", o.Refine, err, last, calls, h.Len())
 		}
-		last = done
-		calls++
-	})
-	if err != nil || last != 3000 || calls < 2 || h.Len() != 3000 {
-		t.Fatalf("err %v, last progress %d, %d calls, Len %d", err, last, calls, h.Len())
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -19,9 +19,11 @@ const (
 )
 
 // Load replaces the index's contents with a file written by Save. The file
-// must hold vectors of the index's dims; its M and EfConstruction are
-// adopted (they shape the graph), the other options stay. On any error the
-// index is unchanged and the error wraps ErrFormat or the read error.
+// must hold vectors of the index's dims and a graph built with the index's
+// M, EfConstruction, Refine and Backfill: a graph made with other settings
+// (older defaults, say) is refused, so the caller builds one with these. On
+// any error the index is unchanged and the error wraps ErrFormat or the read
+// error.
 func (h *HNSW) Load(r io.Reader) error {
 	g, err := h.decode(bufio.NewReaderSize(r, chunk))
 	if err != nil {
@@ -29,11 +31,10 @@ func (h *HNSW) Load(r io.Reader) error {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.opts.M, h.opts.EfConstruction = g.opts.M, g.opts.EfConstruction
-	h.m0, h.mult = 2*g.opts.M, 1/math.Log(float64(g.opts.M))
 	h.vecs, h.ids, h.levels, h.dead = g.vecs, g.ids, g.levels, g.dead
 	h.links0, h.upper, h.byID = g.links0, g.upper, g.byID
 	h.entry, h.top, h.nDead = g.entry, g.top, g.nDead
+	h.quantise()
 	h.epoch++
 	return nil
 }
@@ -74,10 +75,13 @@ func (h *HNSW) decode(r io.Reader) (*loaded, error) {
 		return nil, refuse("header checksum mismatch")
 	}
 	word := func(i int) int { return int(le.Uint32(hdr[len(fileMagic)+4+4*i:])) }
-	dims, m, efc, n, entry, top, nDead := word(0), word(1), word(2), word(3), word(4), word(5)-1, word(6)
+	dims, m, efc, n, entry, top, nDead, flags := word(0), word(1), word(2), word(3), word(4), word(5)-1, word(6), word(7)
 	switch {
 	case dims != h.dims:
 		return nil, refuse("file holds %d-dimensional vectors, the index takes %d", dims, h.dims)
+	case m != h.opts.M || efc != h.opts.EfConstruction || flags != h.opts.shapeFlags():
+		return nil, refuse("graph built with M %d, EfConstruction %d, flags %d; the index is set for %d, %d, %d",
+			m, efc, flags, h.opts.M, h.opts.EfConstruction, h.opts.shapeFlags())
 	case dims <= 0 || dims > maxDims || m < 2 || m > maxM || n > maxNodes || top > 32:
 		return nil, refuse("implausible shape (dims %d, M %d, nodes %d, top %d)", dims, m, n, top)
 	case n > 0 && (entry >= n || top < 0), nDead > n:

@@ -35,7 +35,7 @@ func (h *HNSW) Save(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, chunk)
 	hdr := []byte(fileMagic)
 	hdr = binary.LittleEndian.AppendUint32(hdr, fileVersion)
-	for _, v := range []int{h.dims, h.opts.M, h.opts.EfConstruction, len(h.ids), int(h.entry), h.top + 1, h.nDead, 0, 0} {
+	for _, v := range []int{h.dims, h.opts.M, h.opts.EfConstruction, len(h.ids), int(h.entry), h.top + 1, h.nDead, h.opts.shapeFlags(), 0} {
 		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(v)) //nolint:gosec // each is small and non-negative
 	}
 	hdr = binary.LittleEndian.AppendUint32(hdr, crc32.Checksum(hdr, castagnoli))
@@ -73,6 +73,19 @@ func (h *HNSW) Save(w io.Writer) error {
 		return fmt.Errorf("ann: save: %w", e.err)
 	}
 	return nil
+}
+
+// shapeFlags are the options besides M and EfConstruction that shape the
+// graph, as the header's flags word (0 in files written before they existed).
+func (o Options) shapeFlags() int {
+	f := 0
+	if o.Refine {
+		f |= 1
+	}
+	if o.Backfill {
+		f |= 2
+	}
+	return f
 }
 
 func boolByte(b bool) byte {

@@ -57,11 +57,15 @@ func (h *HNSW) walk(q []float32, k, ef int, filter func(id int64) bool) []Hit {
 	if filter != nil {
 		budget = max(live/4, 16*ef)
 	}
-	complete := h.searchLayer(s, layerSearch{q: q, eps: []item{cur}, ef: ef, filter: filter, budget: budget})
+	ls := layerSearch{q: q, eps: []item{cur}, ef: ef, filter: filter, budget: budget}
+	if h.quantised() {
+		ls.qs = h.scaledQuery(q)
+	}
+	complete := h.searchLayer(s, ls)
 	if !complete || len(s.res) < min(k, live) {
 		return h.exact(q, k, filter)
 	}
-	res := s.res.sorted()
+	res := h.found(s, q, ls.qs)
 	return toHits(res[:min(k, len(res))], h.ids)
 }
 

@@ -17,10 +17,20 @@ var ErrFull = errors.New("ann: index is full")
 var ErrBadVector = errors.New("ann: vector is zero or not finite")
 
 // dot is the inner product; on unit vectors it is the cosine similarity.
-// The Go compiler does not vectorise, so the loop is unrolled by sixteen
-// into eight independent sums that keep the FPU pipelines busy (about 20%
-// faster here than four sums over eight).
+// It is most of a search's time: on amd64 with AVX2 and FMA it runs in
+// assembly (dot_amd64.s, 4× faster at 100 dimensions), else in Go.
 func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	if haveDotAsm {
+		return dotAsm(a, b)
+	}
+	return dotGo(a, b)
+}
+
+// dotGo is dot in Go. The Go compiler does not vectorise, so the loop is
+// unrolled by sixteen into eight independent sums that keep the FPU
+// pipelines busy (about 20% faster here than four sums over eight).
+func dotGo(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3, s4, s5, s6, s7 float32
 	i := 0
