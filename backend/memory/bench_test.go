@@ -290,6 +290,7 @@ func measureKWBuild(b *testing.B, s *Store) (time.Duration, uint64) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	x.trim()
 	took := time.Since(t0)
 	runtime.GC()
 	held := heapInUse() - min(heapInUse(), heap0)

@@ -143,6 +143,20 @@ describe('first-run wizard', () => {
     expect(stepTitle()).toBe('Step 3 of 3: MCP servers');
   });
 
+  it('offers to let the default agent go online, off until turned on', async () => {
+    const { api, user } = setup({ doctor: passing });
+    api.state.agents[0].provider = 'ollama';
+    const d = await dialog();
+    await user.click(await within(d).findByRole('button', { name: 'Keep it and continue' }));
+    const sw = await within(d).findByRole('switch', { name: /Let the assistant go online/ });
+    expect((sw as HTMLInputElement).checked).toBe(false);
+    await user.click(sw);
+    await vi.waitFor(() => expect(api.state.agents.find((a) => a.key === 'default')?.network).toBe(true));
+    expect((sw as HTMLInputElement).checked).toBe(true);
+    await user.click(sw);
+    await vi.waitFor(() => expect(api.state.agents.find((a) => a.key === 'default')?.network).toBe(false));
+  });
+
   it('Escape asks before skipping; Escape again goes back; Skip remembers it and opens Chat', async () => {
     const { api, ondone, user } = setup();
     const d = await dialog();

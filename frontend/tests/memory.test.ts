@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import App from '../src/App.svelte';
 import MemoryPanel from '../src/components/memory/MemoryPanel.svelte';
 import { humanError } from '../src/lib/errors';
-import { channelRanks, embedderLabel, embedderSetting, groupDocs, hitLines, indexStatusFromWire, ownerLabel, parseEmbedder, pathProblem, vectorProgress } from '../src/lib/memory';
+import { channelRanks, embedderLabel, embedderSetting, groupDocs, hitLines, indexStatusFromWire, ownerLabel, parseEmbedder, pathProblem, searchMode, vectorProgress } from '../src/lib/memory';
 import { sectionDigit } from '../src/lib/keys';
 import { buildCommands, filterCommands, shortcuts } from '../src/lib/commands';
 import { fakeApi } from './fakeApi';
@@ -53,6 +53,16 @@ describe('memory helpers', () => {
     expect(parseEmbedder({ embedder: 'provider:local', model: 'nomic' })).toEqual({ kind: 'provider', provider: 'local', model: 'nomic' });
     expect(embedderSetting({ kind: 'provider', provider: ' local ', model: ' nomic ' })).toEqual({ embedder: 'provider:local', model: 'nomic' });
     expect(indexStatusFromWire({ topic: 'memory.index', payload: { docs: 2, chunks: 3 } })).toEqual({ docs: 2, chunks: 3 });
+  });
+
+  it('says how a search runs, short and in full', () => {
+    expect(searchMode({ index: 'approximate (HNSW, 9 vectors, built)', keywords: 'in memory (BM25 over 9 chunks)' })).toEqual({
+      short: 'HNSW + BM25',
+      full: 'vectors: approximate (HNSW, 9 vectors, built); words: in memory (BM25 over 9 chunks)',
+    });
+    expect(searchMode({ index: 'exact', keywords: 'FTS5' }).short).toBe('exact + FTS5');
+    expect(searchMode({ keywords: 'FTS5' })).toEqual({ short: 'FTS5', full: 'words: FTS5' });
+    expect(searchMode({}).short).toBe('');
   });
 
   it('groups documents by owner, global first', () => {

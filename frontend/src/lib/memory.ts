@@ -103,6 +103,18 @@ export function vectorProgress(st: Pick<MemoryIndexStatus, 'embedded' | 'chunks'
 /** "12 of 40" chunks have a vector. */
 export const vectorsText = (st: Pick<MemoryIndexStatus, 'embedded' | 'chunks'>) => `${st.embedded} of ${st.chunks}`;
 
+/**
+ * How a search runs, short ("HNSW + BM25"), and in full for the tooltip:
+ * the vectors exact or through the approximate index, the words by FTS5 or
+ * the in-memory index.
+ */
+export function searchMode(st: Pick<MemoryIndexStatus, 'index' | 'keywords'>): { short: string; full: string } {
+  const vec = st.index ? (st.index.startsWith('approximate') ? 'HNSW' : 'exact') : '';
+  const words = st.keywords ? (st.keywords.startsWith('in memory') ? 'BM25' : 'FTS5') : '';
+  const full = [st.index && `vectors: ${st.index}`, st.keywords && `words: ${st.keywords}`].filter(Boolean).join('; ');
+  return { short: [vec, words].filter(Boolean).join(' + '), full };
+}
+
 /** The size as people read it. */
 export const sizeText = (n: number) => formatBytes(n);
 

@@ -49,6 +49,10 @@ export interface MemoryIndexStatus {
   building: boolean;
   /** What the ready vector table holds. */
   ready?: EmbedIdentity | null;
+  /** How the vectors are searched: "exact", or "approximate (HNSW, …)". */
+  index?: string;
+  /** How words are searched: "FTS5", or "in memory (BM25 over N chunks)". */
+  keywords?: string;
   last_error?: string;
 }
 
