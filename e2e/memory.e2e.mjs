@@ -112,6 +112,8 @@ async function main() {
     assert.ok(st.embedder && st.embedded === st.chunks, `status: ${JSON.stringify(st)}`);
     await strip.getByTestId('vectors').filter({ hasText: `${st.chunks} of ${st.chunks}` }).waitFor({ timeout: 15000 });
     assert.match(await strip.textContent(), /4 documents/);
+    // The window searches words with its in-memory BM25 index.
+    await strip.getByTestId('search-engines').filter({ hasText: 'BM25' }).waitFor({ timeout: 15000 });
   });
 
   await step('a search as the default agent is hybrid, with each channel’s rank; a hit opens at its lines', async () => {
