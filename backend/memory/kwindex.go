@@ -61,8 +61,7 @@ type chunkMeta struct {
 	updated string // memory_docs.updated_at, compared as SQL does
 	hash    uint64 // its content hash (contentKey)
 	textKey uint64 // its text without case and spacing (collapse)
-	length  uint32 // tokens, heading and text
-	dead    bool
+	length  uint32 // tokens, heading and text (kwIndex.lens marks it removed)
 }
 
 // postings are one term's chunks in slot order, with the term's weighted
@@ -211,11 +210,10 @@ func (x *kwIndex) add(r kwRow) {
 // remove forgets a chunk: its slot stays as a tombstone in the posting
 // lists until compact. The caller holds the write lock.
 func (x *kwIndex) remove(slot uint32) {
-	m := &x.meta[slot]
-	if m.dead {
+	if x.lens[slot]&deadBit != 0 {
 		return
 	}
-	m.dead = true
+	m := &x.meta[slot]
 	x.lens[slot] |= deadBit
 	delete(x.slots, m.id)
 	x.live--
@@ -234,7 +232,7 @@ func (x *kwIndex) compact() {
 	lens := make([]uint32, 0, x.live)
 	x.strs = map[string]string{} // forget deleted documents' paths and times
 	for i, m := range x.meta {
-		if m.dead {
+		if x.lens[i]&deadBit != 0 {
 			remap[i] = math.MaxUint32
 			continue
 		}
