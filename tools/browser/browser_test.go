@@ -295,13 +295,25 @@ func TestCloseLeavesNoProcess(t *testing.T) {
 	}
 }
 
+// assertGone fails unless every Chromium process of the profile is gone and
+// the main one reaped. The reaping happens in the allocator's goroutine
+// after the kill, so the test waits for it (under load it lagged the kill).
 func assertGone(t *testing.T, dir string, pid int) {
 	t.Helper()
-	if left := processesUsing(dir, false); len(left) > 0 {
-		t.Fatalf("Chromium processes left after close: %v", left)
-	}
-	if _, err := os.Stat(filepath.Join("/proc", itoa(pid))); err == nil {
-		t.Fatalf("the browser process %d is still there (not reaped)", pid)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		left := processesUsing(dir, false)
+		_, err := os.Stat(filepath.Join("/proc", itoa(pid)))
+		switch {
+		case len(left) == 0 && err != nil:
+			return
+		case time.Now().Before(deadline):
+			time.Sleep(20 * time.Millisecond)
+		case len(left) > 0:
+			t.Fatalf("Chromium processes left after close: %v", left)
+		default:
+			t.Fatalf("the browser process %d is still there (not reaped)", pid)
+		}
 	}
 }
 
